@@ -1,0 +1,165 @@
+//! WebAssembly bindings of `arbor-router`: the only crate that knows about JavaScript.
+//!
+//! It converts arguments, calls the core and converts results — nothing else. Two kinds of calls:
+//!
+//! * **Cold path** (registration, metadata, snapshots): strings in, JSON strings out. Errors travel as
+//!   JSON data (`{"error":{"code",…}}`) and `ts/src/engine/wasm-engine.ts` turns them into `RouteError`s,
+//!   so errors cross in exactly one place.
+//! * **Hot path** (`lookup`): numbers only, so V8 inlines the call. JavaScript writes the path into a fixed
+//!   input area of this module's memory ([`Engine::input_ptr`]), calls `lookup(method_id, len)`, and reads
+//!   the parameter spans from a fixed output area ([`Engine::spans_ptr`]). Nothing is allocated on either
+//!   side. Offsets are byte offsets into the path, which JavaScript sends as ASCII (non-ASCII characters
+//!   percent-encoded first), so they are also UTF-16 indices into the string it sent.
+
+use arbor_router::{Lookup, Order, Router, RouterOptions, Spans};
+use wasm_bindgen::prelude::*;
+
+mod json;
+
+/// Longest path the hot path accepts; longer paths take [`Engine::lookup_str`] (the framework answers 414
+/// far below this).
+const INPUT_CAPACITY: usize = 16 * 1024;
+/// Params plus captures per route are limited to 32 by the core: 64 offsets.
+const SPANS_CAPACITY: usize = 64;
+
+/// A compiled route table plus the fixed buffers the hot path shares with JavaScript.
+#[wasm_bindgen]
+pub struct Engine {
+    router: Router,
+    input: Box<[u8]>,
+    output: Box<[u32]>,
+    spans: Spans,
+}
+
+#[wasm_bindgen]
+impl Engine {
+    /// `order`: 0 = definition order, 1 = specificity. `trailing_slash`: tolerate one trailing slash.
+    #[wasm_bindgen(constructor)]
+    pub fn new(order: u32, trailing_slash: bool) -> Engine {
+        let order = if order == 1 {
+            Order::Specificity
+        } else {
+            Order::Definition
+        };
+        Engine::wrap(Router::new(RouterOptions {
+            order,
+            trailing_slash,
+        }))
+    }
+
+    /// Rebuilds an engine from [`Engine::serialize`] output. Throws `"<CODE>: <message>"`.
+    pub fn from_snapshot(bytes: &[u8]) -> Result<Engine, String> {
+        Router::deserialize(bytes)
+            .map(Engine::wrap)
+            .map_err(|error| format!("{}: {error}", error.code()))
+    }
+
+    /// Registers `pattern` for the comma-separated `methods`. Returns `{"id":n,"shadowedBy":n|null}` or
+    /// `{"error":{…}}`.
+    pub fn insert(&mut self, methods: &str, pattern: &str) -> String {
+        let methods: Vec<&str> = methods.split(',').filter(|m| !m.is_empty()).collect();
+        match self.router.insert(&methods, pattern) {
+            Ok(inserted) => format!(
+                "{{\"id\":{},\"shadowedBy\":{}}}",
+                inserted.id,
+                json::optional_number(inserted.shadowed_by)
+            ),
+            Err(error) => json::insert_error(&error),
+        }
+    }
+
+    /// Names a route. Returns `""` or an error JSON as [`Engine::insert`] does.
+    pub fn set_name(&mut self, id: u32, name: &str) -> String {
+        match self.router.set_name(id, name) {
+            Ok(()) => String::new(),
+            Err(error) => json::insert_error(&error),
+        }
+    }
+
+    /// The interned id of a method for [`Engine::lookup`], or -1 when no route uses it.
+    pub fn method_id(&self, method: &str) -> i32 {
+        self.router
+            .method_id(method)
+            .and_then(|id| i32::try_from(id).ok())
+            .unwrap_or(-1)
+    }
+
+    /// Address of the input area (capacity [`Engine::input_capacity`] bytes).
+    pub fn input_ptr(&self) -> u32 {
+        address(self.input.as_ptr())
+    }
+
+    pub fn input_capacity(&self) -> u32 {
+        INPUT_CAPACITY as u32
+    }
+
+    /// Address of the output area: `u32` (start, end) pairs written by a successful lookup.
+    pub fn spans_ptr(&self) -> u32 {
+        address(self.output.as_ptr())
+    }
+
+    /// Hot path: looks up the first `len` bytes of the input area. Returns the route id or -1.
+    pub fn lookup(&mut self, method_id: u32, len: u32) -> i32 {
+        let Some(path) = self.input.get(..len as usize) else {
+            return -1;
+        };
+        let found = self.router.lookup(method_id, path, &mut self.spans);
+        publish(found, &self.spans, &mut self.output)
+    }
+
+    /// Cold variant for paths longer than the input area; same result and spans.
+    pub fn lookup_str(&mut self, method: &str, path: &str) -> i32 {
+        let found = self.router.find(method, path, &mut self.spans);
+        publish(found, &self.spans, &mut self.output)
+    }
+
+    /// Comma-separated methods of every route matching `path`.
+    pub fn allowed_methods(&self, path: &str) -> String {
+        self.router.allowed_methods(path.as_bytes()).join(",")
+    }
+
+    /// Route metadata as a JSON array (see `RouteInfo` in `ts/src/engine/engine.ts`).
+    pub fn routes_json(&self) -> String {
+        self.router.to_json()
+    }
+
+    /// The compiled table as bytes (format versioned; see `arbor_router::Router::serialize`).
+    pub fn serialize(&self) -> Vec<u8> {
+        self.router.serialize()
+    }
+}
+
+impl Engine {
+    fn wrap(router: Router) -> Engine {
+        Engine {
+            router,
+            input: vec![0; INPUT_CAPACITY].into_boxed_slice(),
+            output: vec![0; SPANS_CAPACITY].into_boxed_slice(),
+            spans: Spans::new(),
+        }
+    }
+}
+
+/// Copies the spans of a match into the output area JavaScript reads, and maps the result to a number.
+fn publish(found: Lookup, spans: &Spans, output: &mut [u32]) -> i32 {
+    match found {
+        Lookup::Found(id) => {
+            for (slot, value) in output.iter_mut().zip(spans.as_slice()) {
+                *slot = *value;
+            }
+            i32::try_from(id).unwrap_or(-1)
+        }
+        Lookup::NotFound => -1,
+    }
+}
+
+/// Pointers are 32-bit in wasm32; on a 64-bit host (tests) the value is meaningless but harmless.
+fn address<T>(pointer: *const T) -> u32 {
+    pointer as usize as u32
+}
+
+/// The module's linear memory, for the typed-array views of the input and output areas.
+#[wasm_bindgen]
+pub fn memory() -> JsValue {
+    wasm_bindgen::memory()
+}

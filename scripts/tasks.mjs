@@ -1,0 +1,83 @@
+// The project's tasks, run by scripts/bootstrap.mjs on Node 24 after the npm dependencies are in place.
+//   build       wasm engine (when stale) + TypeScript → dist/
+//   start       build, then serve the reference applications on PORT (default 3000)
+//   test        every gate: cargo fmt, clippy, cargo test, tsc, biome, vitest (unit + end-to-end)
+//   bench       router benchmarks on Node 24 and the machine's Node 20, then the report
+//   bench:http  HTTP benchmarks against the usual frameworks
+import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildWasm } from './build-wasm.mjs';
+import { log, run } from './run.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+const inRoot = { cwd: root };
+
+function buildTypeScript() {
+  const ms = run(bin('tsc'), ['-p', 'tsconfig.json'], inRoot);
+  // tsc does not copy the wasm-bindgen output; the compiled engine module imports it from beside itself.
+  const to = join(root, 'dist', 'ts', 'src', 'engine', 'wasm-pkg');
+  rmSync(to, { recursive: true, force: true });
+  mkdirSync(to, { recursive: true });
+  cpSync(join(root, 'ts', 'src', 'engine', 'wasm-pkg'), to, { recursive: true });
+  log(`typescript: compiled to dist/ in ${(ms / 1000).toFixed(1)} s`);
+}
+
+function build() {
+  buildWasm(root);
+  buildTypeScript();
+}
+
+const timed = (label, command, args, options = inRoot) => {
+  log(`gate: ${label}`);
+  const ms = run(command, args, options);
+  log(`gate: ${label} passed in ${(ms / 1000).toFixed(1)} s`);
+};
+
+function test(extraArgs) {
+  const started = Date.now();
+  buildWasm(root);
+  timed('cargo fmt --check', 'cargo', ['fmt', '--all', '--check']);
+  timed('cargo clippy', 'cargo', ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings']);
+  timed('cargo test', 'cargo', ['test', '--workspace']);
+  timed('tsc (type check)', bin('tsc'), ['-p', 'tsconfig.check.json']);
+  timed('biome (format + lint)', bin('biome'), ['check', '.']);
+  buildTypeScript();
+  timed('vitest', bin('vitest'), ['run', ...extraArgs]);
+  log(`all gates passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+function start() {
+  build();
+  const server = join(root, 'dist', 'ts', 'examples', 'server.js');
+  if (!existsSync(server)) throw new Error(`missing ${server}`);
+  run(process.execPath, [server], inRoot);
+}
+
+function bench(extraArgs) {
+  build();
+  const runner = join(root, 'benches', 'router', 'run.ts');
+  run(process.execPath, ['--expose-gc', '--import', 'tsx', runner, '--node-label', 'node24', ...extraArgs], inRoot);
+  run('/usr/bin/node', ['--expose-gc', '--import', 'tsx', runner, '--node-label', 'node20', ...extraArgs], inRoot);
+  run(process.execPath, ['--import', 'tsx', join(root, 'benches', 'router', 'report.ts')], inRoot);
+}
+
+function benchHttp(extraArgs) {
+  build();
+  run(process.execPath, ['--import', 'tsx', join(root, 'benches', 'http', 'run.ts'), ...extraArgs], inRoot);
+}
+
+const tasks = { build, start, test, bench, 'bench:http': benchHttp };
+const [, , name = 'test', ...rest] = process.argv;
+const task = tasks[name];
+if (!task) {
+  console.error(`unknown task ${name}; one of: ${Object.keys(tasks).join(', ')}`);
+  process.exit(2);
+}
+try {
+  task(rest);
+} catch (error) {
+  console.error(`[arbor] ${name} failed: ${error.message}`);
+  process.exit(1);
+}

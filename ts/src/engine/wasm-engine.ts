@@ -1,0 +1,180 @@
+/**
+ * The WebAssembly engine: the only module that imports the wasm-bindgen output (`./wasm-pkg/`).
+ *
+ * Registration and metadata cross as strings (cold path). Lookup crosses as numbers only: the path is
+ * written into a fixed input area of the module's memory, `lookup(methodId, length)` returns a route id,
+ * and parameter spans are read from a fixed output area — no allocation on either side. Offsets are byte
+ * offsets into an ASCII string, hence also string indices: a path with non-ASCII characters is
+ * percent-encoded first (SPEC §3.1), and `matchedPath` is that encoded string.
+ */
+import { createRequire } from 'node:module';
+import { RouteError, type RouteErrorCode } from '../errors.js';
+import { type Engine, type EngineOptions, type Inserted, NOT_FOUND, type RouteInfo } from './engine.js';
+import { encodeNonAscii } from './percent-encoding.js';
+
+/** The slice of the generated bindings we use (typed here so type checking never needs a build). */
+interface WasmEngine {
+  insert(methods: string, pattern: string): string;
+  set_name(id: number, name: string): string;
+  method_id(method: string): number;
+  input_ptr(): number;
+  input_capacity(): number;
+  spans_ptr(): number;
+  lookup(methodId: number, length: number): number;
+  lookup_str(method: string, path: string): number;
+  allowed_methods(path: string): string;
+  routes_json(): string;
+  serialize(): Uint8Array;
+}
+interface WasmBindings {
+  Engine: { new (order: number, trailingSlash: boolean): WasmEngine; from_snapshot(bytes: Uint8Array): WasmEngine };
+  memory(): WebAssembly.Memory;
+}
+
+declare global {
+  interface Buffer {
+    /** Node's native UTF-8 write (undocumented but stable since Node 0.x); returns bytes written. */
+    utf8Write(text: string, offset?: number, length?: number): number;
+  }
+}
+
+const bindings = createRequire(import.meta.url)('./wasm-pkg/arbor_wasm.js') as WasmBindings;
+const memory = bindings.memory();
+
+/** Up to this length a `charCodeAt` loop beats the native write (measured: ../shared/notes/hotpath.md). */
+const SHORT_PATH = 24;
+const SPANS_CAPACITY = 64;
+
+class WasmRouteEngine implements Engine {
+  readonly #wasm: WasmEngine;
+  readonly #methodIds = new Map<string, number>();
+  readonly #capacity: number;
+  #memoryBuffer: ArrayBufferLike | undefined;
+  #input = new Uint8Array(0);
+  #inputBuffer = Buffer.alloc(0);
+  #spans = new Uint32Array(0);
+  #routes: RouteInfo[] | null = null;
+  matchedPath = '';
+
+  constructor(wasm: WasmEngine) {
+    this.#wasm = wasm;
+    this.#capacity = wasm.input_capacity();
+    this.#refreshViews();
+    for (const route of this.routes()) for (const method of route.methods) this.#learnMethod(method);
+  }
+
+  get spans(): Uint32Array {
+    return this.#spans;
+  }
+
+  insert(methods: readonly string[], pattern: string): Inserted {
+    const answer = parse<Inserted>(this.#wasm.insert(methods.join(','), pattern), pattern);
+    this.#routes = null;
+    for (const method of methods) this.#learnMethod(method);
+    this.#refreshViews();
+    return answer;
+  }
+
+  setName(id: number, name: string): void {
+    const answer = this.#wasm.set_name(id, name);
+    if (answer !== '') parse(answer, undefined);
+    this.#routes = null;
+    this.#refreshViews();
+  }
+
+  lookup(method: string, path: string): number {
+    const methodId = this.#methodIds.get(method);
+    if (methodId === undefined) return NOT_FOUND;
+    const length = path.length;
+    if (length <= SHORT_PATH) {
+      const input = this.#input;
+      for (let i = 0; i < length; i++) {
+        const code = path.charCodeAt(i);
+        if (code > 0x7f) return this.#lookupEncoded(method, path);
+        input[i] = code;
+      }
+    } else if (length > this.#capacity || this.#inputBuffer.utf8Write(path, 0) !== length) {
+      // Longer than the input area, or not ASCII (UTF-8 needed more bytes than characters).
+      return this.#lookupEncoded(method, path);
+    }
+    this.matchedPath = path;
+    return this.#wasm.lookup(methodId, length);
+  }
+
+  #lookupEncoded(method: string, path: string): number {
+    const encoded = encodeNonAscii(path);
+    this.matchedPath = encoded;
+    const id = this.#wasm.lookup_str(method, encoded);
+    this.#refreshViews();
+    return id;
+  }
+
+  allowedMethods(path: string): string[] {
+    const answer = this.#wasm.allowed_methods(encodeNonAscii(path));
+    this.#refreshViews();
+    return answer === '' ? [] : answer.split(',');
+  }
+
+  routes(): RouteInfo[] {
+    if (this.#routes === null) {
+      this.#routes = JSON.parse(this.#wasm.routes_json()) as RouteInfo[];
+      this.#refreshViews();
+    }
+    return this.#routes;
+  }
+
+  serialize(): Uint8Array {
+    const bytes = this.#wasm.serialize();
+    this.#refreshViews();
+    return bytes;
+  }
+
+  #learnMethod(method: string): void {
+    const id = this.#wasm.method_id(method);
+    if (id >= 0) this.#methodIds.set(method, id);
+  }
+
+  /** Views over wasm memory are detached when it grows, which only cold calls can cause. */
+  #refreshViews(): void {
+    if (this.#memoryBuffer === memory.buffer) return;
+    this.#memoryBuffer = memory.buffer;
+    const inputPtr = this.#wasm.input_ptr();
+    this.#input = new Uint8Array(memory.buffer, inputPtr, this.#capacity);
+    this.#inputBuffer = Buffer.from(memory.buffer, inputPtr, this.#capacity);
+    this.#spans = new Uint32Array(memory.buffer, this.#wasm.spans_ptr(), SPANS_CAPACITY);
+  }
+}
+
+interface ErrorAnswer {
+  error?: { code: RouteErrorCode; message: string; pattern?: string; position?: number; conflictsWith?: string };
+}
+
+/** The one place where engine errors become JavaScript errors. */
+function parse<T>(json: string, pattern: string | undefined): T {
+  const answer = JSON.parse(json) as T & ErrorAnswer;
+  const error = answer.error;
+  if (error === undefined) return answer;
+  const details: ConstructorParameters<typeof RouteError>[2] = {};
+  const errorPattern = error.pattern ?? pattern;
+  if (errorPattern !== undefined) details.pattern = errorPattern;
+  if (error.position !== undefined) details.position = error.position;
+  if (error.conflictsWith !== undefined) details.conflictsWith = error.conflictsWith;
+  throw new RouteError(error.code, error.message, details);
+}
+
+/** Creates an empty WebAssembly engine. */
+export function createWasmEngine(options: EngineOptions = {}): Engine & { serialize(): Uint8Array } {
+  const order = options.order === 'specificity' ? 1 : 0;
+  return new WasmRouteEngine(new bindings.Engine(order, options.trailingSlash ?? true));
+}
+
+/** Recreates an engine from `serialize()` bytes. Throws a `RouteError` (`SNAPSHOT_*`) on bad bytes. */
+export function createWasmEngineFromSnapshot(bytes: Uint8Array): Engine & { serialize(): Uint8Array } {
+  try {
+    return new WasmRouteEngine(bindings.Engine.from_snapshot(bytes));
+  } catch (error) {
+    const text = String(error);
+    const code = text.startsWith('SNAPSHOT_VERSION') ? 'SNAPSHOT_VERSION' : 'SNAPSHOT_INVALID';
+    throw new RouteError(code, `cannot load the route snapshot: ${text}`);
+  }
+}
