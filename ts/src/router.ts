@@ -1,56 +1,92 @@
 import { type Engine, type EngineOptions, NOT_FOUND, type RouteInfo } from './engine/engine.js';
 import { createWasmEngine } from './engine/wasm-engine.js';
+import { compileParamsBuilder, decode, type ParamsBuilder, readParams, readSpan } from './params-builder.js';
 
 export interface RouterOptions extends EngineOptions {
   /** The engine to use; defaults to the WebAssembly engine. Tests pass the reference engine. */
   engine?: (options: EngineOptions) => Engine;
+  /**
+   * Answer exact static paths from a `Map` in front of the engine (default `true`). The map is filled
+   * from the engine's own answers at registration, so it can never disagree with it; dynamic lookups
+   * are never cached. `false` gives engine-only behaviour (the benchmarks report both).
+   */
+  staticMap?: boolean;
 }
 
 /** A successful lookup. `params` holds percent-decoded values; `captures` the regex block's groups. */
 export interface RouteMatch<T> {
-  value: T;
+  readonly value: T;
   /** The id of the matched route (index into {@link Router.routes}). */
-  id: number;
-  params: Record<string, string>;
-  captures: (string | undefined)[];
+  readonly id: number;
+  readonly params: Readonly<Record<string, string>>;
+  readonly captures: readonly (string | undefined)[];
   /** True when a parameter value carries a malformed percent-escape (`%zz`): the framework answers 400.
-   * The affected values are left undecoded. */
-  malformed: boolean;
+   * Such values are left undecoded. `find()` itself never throws on any path. */
+  readonly malformed: boolean;
 }
 
-const ABSENT = 0xffffffff;
+interface RouteShape {
+  names: string[];
+  captures: number;
+  /** Fast path allowed: every parameter is always present (no optional parameter). */
+  fixed: boolean;
+  build: ParamsBuilder;
+}
+
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+const NO_CAPTURES: readonly (string | undefined)[] = Object.freeze([]);
 
 /**
- * The standalone router: register patterns with any value, find them again.
+ * The standalone router: register patterns with any value, find them again. Embeddable in any Node
+ * server, like find-my-way.
  *
  * @example
  * const router = new Router<string>();
  * router.add('GET', '/tasks/:id<int>', 'show task');
- * router.find('GET', '/tasks/42'); // { value: 'show task', params: { id: '42' }, … }
+ * router.find('GET', '/tasks/42'); // { value: 'show task', params: { id: '42' }, captures: [], … }
  */
 export class Router<T> {
   readonly #engine: Engine;
   readonly #values: T[] = [];
-  /** Per route id: parameter names and capture count, copied once from the engine's metadata. */
-  readonly #shapes: { names: string[]; captures: number }[] = [];
+  readonly #shapes: RouteShape[] = [];
+  /** method → exact static path → the (frozen, shared) match. `null` when disabled. */
+  readonly #statics: Map<string, Map<string, RouteMatch<T>>> | null;
 
   constructor(options: RouterOptions = {}) {
-    const { engine = createWasmEngine, ...engineOptions } = options;
+    const { engine = createWasmEngine, staticMap = true, ...engineOptions } = options;
     this.#engine = engine(engineOptions);
+    this.#statics = staticMap ? new Map() : null;
   }
 
-  /** Registers `pattern` for one method or several. Throws a `RouteError` on a malformed pattern. */
+  /** Registers `pattern` for one method or several. Throws a `RouteError` on a malformed pattern or a
+   * conflict. Returns the engine's metadata for the new route. */
   add(method: string | readonly string[], pattern: string, value: T): RouteInfo {
-    const methods = typeof method === 'string' ? [method] : method;
-    const { id } = this.#engine.insert(
-      methods.map((m) => m.toUpperCase()),
-      pattern,
-    );
+    const methods = (typeof method === 'string' ? [method] : method).map((m) => m.toUpperCase());
+    const { id } = this.#engine.insert(methods, pattern);
     const info = this.#engine.routes()[id];
-    if (info === undefined) throw new Error(`engine lost route ${id}`);
+    if (info === undefined) throw new Error(`the engine did not report route ${id}`);
     this.#values[id] = value;
-    this.#shapes[id] = { names: info.params.map((p) => p.name), captures: info.captures };
+    const names = info.params.map((p) => p.name);
+    this.#shapes[id] = {
+      names,
+      captures: info.captures,
+      fixed: info.params.every((p) => !p.optional) && info.captures === 0,
+      build: compileParamsBuilder(names),
+    };
+    if (info.isStatic) this.#rememberStatic(methods, pattern, id, value);
     return info;
+  }
+
+  /** Asks the engine for the static path just added and keeps its answer in the map. */
+  #rememberStatic(methods: readonly string[], pattern: string, id: number, value: T): void {
+    if (this.#statics === null) return;
+    for (const method of methods) {
+      if (this.#engine.lookup(method, pattern) !== id) continue;
+      let byPath = this.#statics.get(method);
+      if (byPath === undefined) this.#statics.set(method, (byPath = new Map()));
+      const match: RouteMatch<T> = { value, id, params: NO_PARAMS, captures: NO_CAPTURES, malformed: false };
+      byPath.set(this.#engine.matchedPath, Object.freeze(match));
+    }
   }
 
   setName(id: number, name: string): void {
@@ -59,42 +95,35 @@ export class Router<T> {
 
   /** Selection only: the route id for a request, or -1. */
   lookup(method: string, path: string): number {
-    return this.#engine.lookup(method, path);
+    const hit = this.#statics?.get(method)?.get(path);
+    return hit === undefined ? this.#engine.lookup(method, path) : hit.id;
   }
 
+  /** Finds the route for a request. `path` may carry a query string (ignored). Never throws. */
   find(method: string, path: string): RouteMatch<T> | null {
+    const hit = this.#statics?.get(method)?.get(path);
+    if (hit !== undefined) return hit;
     const engine = this.#engine;
     const id = engine.lookup(method, path);
     if (id === NOT_FOUND) return null;
     const shape = this.#shapes[id];
     if (shape === undefined) return null;
-    const spans = engine.spans;
     const source = engine.matchedPath;
-    const decode = source.includes('%');
-    let malformed = false;
-    const read = (index: number): string | undefined => {
-      const start = spans[index * 2] ?? ABSENT;
-      const end = spans[index * 2 + 1] ?? ABSENT;
-      if (start === ABSENT) return undefined;
-      const raw = source.slice(start, end);
-      if (!decode || !raw.includes('%')) return raw;
-      try {
-        return decodeURIComponent(raw);
-      } catch {
-        malformed = true;
-        return raw;
-      }
-    };
-    const params: Record<string, string> = {};
-    const names = shape.names;
-    for (let i = 0; i < names.length; i++) {
-      const value = read(i);
-      const name = names[i];
-      if (value !== undefined && name !== undefined) params[name] = value;
+    const spans = engine.spans;
+    if (shape.fixed && !source.includes('%')) {
+      const params = shape.build(spans, source);
+      return { value: this.#values[id] as T, id, params, captures: NO_CAPTURES, malformed: false };
     }
+    const { params, malformed } = readParams(shape.names, spans, source);
+    let capturesMalformed = false;
     const captures: (string | undefined)[] = [];
-    for (let i = 0; i < shape.captures; i++) captures.push(read(names.length + i));
-    return { value: this.#values[id] as T, id, params, captures, malformed };
+    for (let i = 0; i < shape.captures; i++) {
+      const raw = readSpan(spans, shape.names.length + i, source);
+      const decoded = raw === undefined ? undefined : decode(raw);
+      if (decoded === null) capturesMalformed = true;
+      captures.push(decoded ?? raw);
+    }
+    return { value: this.#values[id] as T, id, params, captures, malformed: malformed || capturesMalformed };
   }
 
   /** Every method that has a route matching `path` (for 405 `Allow` and automatic OPTIONS). */

@@ -6,14 +6,25 @@ pub fn optional_number(value: Option<u32>) -> String {
     value.map_or_else(|| "null".to_owned(), |n| n.to_string())
 }
 
-/// `{"error":{"code":…,"message":…}}` for a registration error; `wasm-engine.ts` turns it into a
-/// `RouteError` with the same code.
+/// `{"error":{"code","message","pattern","position","conflictsWith"}}` for a registration error;
+/// `wasm-engine.ts` turns it into a `RouteError` with the same fields.
 pub fn insert_error(error: &InsertError) -> String {
-    format!(
-        "{{\"error\":{{\"code\":{},\"message\":{}}}}}",
+    let mut out = format!(
+        "{{\"error\":{{\"code\":{},\"message\":{}",
         string(error.code()),
         string(&error.to_string())
-    )
+    );
+    if let Some(pattern) = error.pattern() {
+        out.push_str(&format!(",\"pattern\":{}", string(pattern)));
+    }
+    if let Some(position) = error.position() {
+        out.push_str(&format!(",\"position\":{position}"));
+    }
+    if let InsertError::Conflict { with_pattern, .. } = error {
+        out.push_str(&format!(",\"conflictsWith\":{}", string(with_pattern)));
+    }
+    out.push_str("}}");
+    out
 }
 
 /// A JSON string literal.

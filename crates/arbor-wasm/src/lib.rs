@@ -160,6 +160,6 @@ fn address<T>(pointer: *const T) -> u32 {
 
 /// The module's linear memory, for the typed-array views of the input and output areas.
 #[wasm_bindgen]
-pub fn memory() -> JsValue {
+pub fn wasm_memory() -> JsValue {
     wasm_bindgen::memory()
 }

@@ -28,7 +28,7 @@ interface WasmEngine {
 }
 interface WasmBindings {
   Engine: { new (order: number, trailingSlash: boolean): WasmEngine; from_snapshot(bytes: Uint8Array): WasmEngine };
-  memory(): WebAssembly.Memory;
+  wasm_memory(): WebAssembly.Memory;
 }
 
 declare global {
@@ -39,7 +39,7 @@ declare global {
 }
 
 const bindings = createRequire(import.meta.url)('./wasm-pkg/arbor_wasm.js') as WasmBindings;
-const memory = bindings.memory();
+const memory = bindings.wasm_memory();
 
 /** Up to this length a `charCodeAt` loop beats the native write (measured: ../shared/notes/hotpath.md). */
 const SHORT_PATH = 24;

@@ -1,0 +1,130 @@
+//! Parameter constraints: the shortcuts of SPEC §2, user regexes (the `regex` crate, linear time), and
+//! hand-written checks for the shortcuts so the common constraints cost a byte loop, not a regex call.
+
+use regex::bytes::{Regex, RegexBuilder};
+
+/// Compiled program size limit: large enough for any sane route, small enough that a hostile or
+/// accidental `\w{1000}{1000}` is refused at registration.
+const SIZE_LIMIT: usize = 1 << 20;
+/// Nesting limit of the regex parser (the default, 250, is more than a route ever needs).
+const NEST_LIMIT: u32 = 64;
+
+/// The constraint shortcuts of SPEC §2 and the regex each stands for.
+pub(crate) const SHORTCUTS: &[(&str, &str)] = &[
+    ("int", r"\d+"),
+    ("slug", "[a-z0-9-]+"),
+    ("alpha", "[a-zA-Z]+"),
+    ("alnum", "[a-zA-Z0-9]+"),
+    (
+        "uuid",
+        "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
+    ),
+    ("date", r"\d{4}-\d{2}-\d{2}"),
+    ("year", r"\d{4}"),
+    ("month", r"\d{2}"),
+    ("day", r"\d{2}"),
+];
+
+/// The regex of a shortcut name, or `None` when the text is not a shortcut.
+pub(crate) fn shortcut(name: &str) -> Option<(&'static str, &'static str)> {
+    SHORTCUTS.iter().copied().find(|(n, _)| *n == name)
+}
+
+/// Builds a byte regex with the crate-wide limits. Paths are ASCII when matched (non-ASCII is
+/// percent-encoded), so Unicode classes such as `\d` and `\w` behave as their ASCII subsets.
+pub(crate) fn build_regex(source: &str) -> Result<Regex, String> {
+    RegexBuilder::new(source)
+        .size_limit(SIZE_LIMIT)
+        .dfa_size_limit(SIZE_LIMIT)
+        .nest_limit(NEST_LIMIT)
+        .build()
+        .map_err(|e| e.to_string())
+}
+
+/// How a constrained parameter value is checked. The shortcuts have hand-written checks (same
+/// language as their regex on ASCII input); anything else runs the anchored regex.
+#[derive(Debug, Clone)]
+pub(crate) enum Check {
+    Digits,
+    DigitsExactly(usize),
+    Slug,
+    Alpha,
+    Alnum,
+    Uuid,
+    Date,
+    Regex(Regex),
+}
+
+impl Check {
+    /// Compiles a normalised constraint source (shortcuts already replaced by their regex). Returns
+    /// the check and the number of capture groups inside the constraint (needed when the constraint
+    /// is embedded in a multi-parameter segment regex).
+    pub(crate) fn compile(source: &str) -> Result<(Check, usize), String> {
+        let builtin = match source {
+            r"\d+" | "[0-9]+" => Some(Check::Digits),
+            r"\d{4}" | "[0-9]{4}" => Some(Check::DigitsExactly(4)),
+            r"\d{2}" | "[0-9]{2}" => Some(Check::DigitsExactly(2)),
+            "[a-z0-9-]+" => Some(Check::Slug),
+            "[a-zA-Z]+" => Some(Check::Alpha),
+            "[a-zA-Z0-9]+" => Some(Check::Alnum),
+            "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}" => Some(Check::Uuid),
+            r"\d{4}-\d{2}-\d{2}" => Some(Check::Date),
+            _ => None,
+        };
+        if let Some(check) = builtin {
+            return Ok((check, 0));
+        }
+        let regex = build_regex(&format!("^(?:{source})$"))?;
+        let groups = regex.captures_len().saturating_sub(1);
+        Ok((Check::Regex(regex), groups))
+    }
+
+    /// Whether the whole value satisfies the constraint.
+    #[inline]
+    pub(crate) fn matches(&self, value: &[u8]) -> bool {
+        match self {
+            Check::Digits => !value.is_empty() && value.iter().all(u8::is_ascii_digit),
+            Check::DigitsExactly(n) => value.len() == *n && value.iter().all(u8::is_ascii_digit),
+            Check::Slug => {
+                !value.is_empty()
+                    && value
+                        .iter()
+                        .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            }
+            Check::Alpha => !value.is_empty() && value.iter().all(u8::is_ascii_alphabetic),
+            Check::Alnum => !value.is_empty() && value.iter().all(u8::is_ascii_alphanumeric),
+            Check::Uuid => {
+                value.len() == 36
+                    && value.iter().enumerate().all(|(i, &b)| match i {
+                        8 | 13 | 18 | 23 => b == b'-',
+                        _ => b.is_ascii_digit() || (b'a'..=b'f').contains(&b),
+                    })
+            }
+            Check::Date => {
+                value.len() == 10
+                    && value.iter().enumerate().all(|(i, &b)| match i {
+                        4 | 7 => b == b'-',
+                        _ => b.is_ascii_digit(),
+                    })
+            }
+            Check::Regex(regex) => regex.is_match(value),
+        }
+    }
+}
+
+/// Normalises a constraint as written: a shortcut name becomes its regex; a leading `^` and a trailing
+/// unescaped `$` are dropped (constraints are implicitly anchored, and the anchors would be wrong once
+/// the constraint is embedded in a multi-parameter segment regex). Returns (shortcut name, source).
+pub(crate) fn normalise(written: &str) -> (Option<&'static str>, String) {
+    if let Some((name, regex)) = shortcut(written) {
+        return (Some(name), regex.to_owned());
+    }
+    let mut source = written.strip_prefix('^').unwrap_or(written);
+    if let Some(stripped) = source.strip_suffix('$') {
+        let backslashes = stripped.bytes().rev().take_while(|&b| b == b'\\').count();
+        if backslashes % 2 == 0 {
+            source = stripped;
+        }
+    }
+    (None, source.to_owned())
+}

@@ -1,0 +1,160 @@
+//! Arbor's routing core: pattern parser, constraints, radix tree, lookup, route metadata and
+//! snapshots. It knows nothing about JavaScript or HTTP; `arbor-wasm` wraps it.
+//!
+//! ```
+//! use arbor_router::{Lookup, Router, RouterOptions, Spans};
+//!
+//! let mut router = Router::new(RouterOptions::default());
+//! let users = router.insert(&["GET"], "/users/:id<int>").unwrap().id;
+//! let mut spans = Spans::new();
+//! let get = router.method_id("GET").unwrap();
+//! assert_eq!(router.lookup(get, b"/users/42", &mut spans), Lookup::Found(users));
+//! assert_eq!(spans.as_slice(), &[7, 9]); // byte offsets of "42"
+//! assert_eq!(router.lookup(get, b"/users/abc", &mut spans), Lookup::NotFound);
+//! ```
+//!
+//! Matching rules: SPEC §2 and §3. Decisions this crate makes where the SPEC is silent are written
+//! on the items they concern (see [`Router::insert`] and [`Router::lookup`]).
+
+#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+
+mod constraint;
+mod encode;
+mod error;
+mod lookup;
+mod metadata;
+mod pattern;
+mod route;
+mod router;
+mod snapshot;
+mod tree;
+
+pub use encode::decode_param;
+pub use error::{InsertError, MalformedEscape, SnapshotError};
+pub use metadata::{ParamInfo, ParamKind, RouteInfo};
+pub use router::Router;
+
+use regex::bytes::CaptureLocations;
+
+/// Dense route id, `0..`, in definition order.
+pub type RouteId = u32;
+
+/// Most parameters plus regex capture groups one route may have (bounds the fixed-size value
+/// arrays of the lookup, which therefore never allocates).
+pub const MAX_VALUES: usize = 32;
+
+/// Which dynamic route wins when several match (SPEC 3.2). An exact static route always wins.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Order {
+    /// The first defined route that matches (the default; Laravel, Express, hono).
+    #[default]
+    Definition,
+    /// At each point static text, then a constrained parameter, then an unconstrained one, then a
+    /// wildcard or regex block; among equals, definition order (find-my-way, rou3).
+    Specificity,
+}
+
+/// Options of a [`Router`].
+///
+/// ```
+/// use arbor_router::{Order, RouterOptions};
+/// let strict = RouterOptions { order: Order::Specificity, trailing_slash: false };
+/// assert_eq!(RouterOptions::default().order, Order::Definition);
+/// assert!(RouterOptions::default().trailing_slash);
+/// # let _ = strict;
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RouterOptions {
+    /// How dynamic routes are ordered.
+    pub order: Order,
+    /// Whether a path that matches nothing is retried with one trailing slash toggled (SPEC 3.1).
+    /// `false` is the framework's `strict` mode.
+    pub trailing_slash: bool,
+}
+
+impl Default for RouterOptions {
+    fn default() -> Self {
+        RouterOptions {
+            order: Order::Definition,
+            trailing_slash: true,
+        }
+    }
+}
+
+/// What [`Router::insert`] registered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Inserted {
+    /// The new route's id.
+    pub id: RouteId,
+    /// In definition order, the earlier route that takes every request this one could match
+    /// (SPEC 3.2: a warning, never an error).
+    pub shadowed_by: Option<RouteId>,
+}
+
+/// The answer of a lookup.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lookup {
+    /// The route that matched; its spans are in the [`Spans`] passed in.
+    Found(RouteId),
+    /// No route of that method matches.
+    NotFound,
+}
+
+/// Reusable output buffer of a lookup: after `Found(id)`, one `(start, end)` pair of byte offsets
+/// per entry of `RouteInfo::params`, then one per capture group of the route's regex block;
+/// `(u32::MAX, u32::MAX)` for an absent optional parameter or a group that did not participate.
+/// Offsets are into the path given to `lookup` (they may point one past its end when the match
+/// needed a trailing slash added). Keep one `Spans` and pass it to every lookup: after the first
+/// uses nothing is allocated.
+///
+/// ```
+/// use arbor_router::{Router, RouterOptions, Spans};
+/// let mut router = Router::new(RouterOptions::default());
+/// router.insert(&["GET"], "/files/*").unwrap();
+/// let mut spans = Spans::new();
+/// router.find("GET", "/files/a/b", &mut spans);
+/// assert_eq!(spans.as_slice(), &[7, 10]);
+/// assert_eq!(spans.len(), 2);
+/// ```
+#[derive(Debug, Default)]
+pub struct Spans {
+    values: Vec<u32>,
+    /// Capture slots of segment and block regexes, per matcher id of the router `owner`.
+    locs: Vec<Option<CaptureLocations>>,
+    owner: u64,
+    /// The path with a slash added, for the trailing-slash retry.
+    scratch: Vec<u8>,
+}
+
+impl Spans {
+    /// An empty buffer, with room for the largest route.
+    pub fn new() -> Spans {
+        Spans {
+            values: Vec::with_capacity(2 * MAX_VALUES),
+            ..Spans::default()
+        }
+    }
+
+    /// The `u32` values written by the last `Found`.
+    pub fn as_slice(&self) -> &[u32] {
+        &self.values
+    }
+
+    /// How many `u32` values (twice the number of pairs).
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether there are no values.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// The `(start, end)` pair `index`, if present.
+    pub fn pair(&self, index: usize) -> Option<(u32, u32)> {
+        Some((
+            *self.values.get(2 * index)?,
+            *self.values.get(2 * index + 1)?,
+        ))
+    }
+}

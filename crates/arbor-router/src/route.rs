@@ -1,0 +1,438 @@
+//! From parsed pieces to what the tree stores: the steps of each variant (static text and dynamic
+//! matchers), the span layout of each leaf, the route's metadata, and its shape for the shadowing check.
+
+use regex::bytes::Regex;
+
+use crate::constraint::{build_regex, Check};
+use crate::encode::push_encoded;
+use crate::error::InsertError;
+use crate::metadata::{ParamInfo, ParamKind};
+use crate::pattern::{Piece, ParamSpec};
+use crate::MAX_VALUES;
+
+/// Layout entry of an absent optional parameter: its span is `(u32::MAX, u32::MAX)`.
+pub(crate) const ABSENT: u8 = u8::MAX;
+
+/// What identifies a dynamic node: routes whose steps have equal keys share the node.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum MatcherSpec {
+    /// A parameter that runs to the end of its segment (the common case), with its constraint source.
+    Segment { constraint: Option<String> },
+    /// A segment tail holding several parameters or a parameter followed by text (`:a.:b`,
+    /// `{id}x`): one anchored regex over the text up to the next `/`, one capture group per parameter
+    /// (`groups` gives the group index of each, since constraints may contain groups of their own).
+    /// Greedy groups give the earlier parameter the longest value that lets the rest match (SPEC 3.1).
+    Complex { regex: String, groups: Vec<u32> },
+    /// Trailing `*`.
+    Wildcard,
+    /// `{^...$}`: the block text as written, matched against the rest of the path.
+    Block { source: String },
+}
+
+impl MatcherSpec {
+    /// Interning key; unique per distinct matching behaviour.
+    pub(crate) fn key(&self) -> String {
+        match self {
+            MatcherSpec::Segment { constraint: None } => "s".to_owned(),
+            MatcherSpec::Segment { constraint: Some(c) } => format!("s<{c}"),
+            MatcherSpec::Complex { regex, .. } => format!("c{regex}"),
+            MatcherSpec::Wildcard => "*".to_owned(),
+            MatcherSpec::Block { source } => format!("b{source}"),
+        }
+    }
+
+    /// Compiles the spec (used at snapshot load; insert compiles while validating).
+    pub(crate) fn compile(&self) -> Result<Matcher, String> {
+        Ok(match self {
+            MatcherSpec::Segment { constraint: None } => Matcher::Segment(None),
+            MatcherSpec::Segment { constraint: Some(c) } => {
+                Matcher::Segment(Some(Check::compile(c)?.0))
+            }
+            MatcherSpec::Complex { regex, groups } => Matcher::Complex {
+                regex: build_regex(regex)?,
+                groups: groups.clone(),
+            },
+            MatcherSpec::Wildcard => Matcher::Wildcard,
+            MatcherSpec::Block { source } => {
+                let regex = build_regex(&format!("^(?:{source})$"))?;
+                let captures = regex.captures_len().saturating_sub(1);
+                Matcher::Block { regex, captures }
+            }
+        })
+    }
+
+    /// Order class for `Order::Specificity` (lower is tried first): constrained before unconstrained
+    /// before wildcard; a segment regex ranks by its first parameter, just before the plain parameter
+    /// of the same class because its text after the parameter is more specific.
+    pub(crate) fn specificity_class(&self) -> u8 {
+        match self {
+            MatcherSpec::Complex { regex, .. } if !regex.starts_with("^([^/]+)") => 1,
+            MatcherSpec::Segment { constraint: Some(_) } => 2,
+            MatcherSpec::Complex { .. } => 3,
+            MatcherSpec::Segment { constraint: None } => 4,
+            MatcherSpec::Wildcard | MatcherSpec::Block { .. } => 5,
+        }
+    }
+}
+
+/// A compiled matcher, shared by every node with the same key.
+#[derive(Debug, Clone)]
+pub(crate) enum Matcher {
+    Segment(Option<Check>),
+    Complex { regex: Regex, groups: Vec<u32> },
+    Wildcard,
+    Block { regex: Regex, captures: usize },
+}
+
+/// One step along the tree.
+#[derive(Debug, Clone)]
+pub(crate) enum Step {
+    /// Static bytes, percent-encoded.
+    Lit(Vec<u8>),
+    Dyn(MatcherSpec, Matcher),
+}
+
+/// The shape of a variant for the containment check of SPEC 3.2.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Atom {
+    Byte(u8),
+    Param(Option<String>),
+    Wildcard,
+    Block(String),
+}
+
+/// A route with an optional parameter has two variants (with and without it); others have one.
+#[derive(Debug, Clone)]
+pub(crate) struct Variant {
+    pub(crate) steps: Vec<Step>,
+    /// For each output span pair, the index of the value pushed along the tree path, or `ABSENT`.
+    pub(crate) layout: Vec<u8>,
+    pub(crate) atoms: Vec<Atom>,
+}
+
+/// Everything `insert` needs from one pattern.
+#[derive(Debug, Clone)]
+pub(crate) struct Draft {
+    pub(crate) template: String,
+    pub(crate) params: Vec<ParamInfo>,
+    pub(crate) captures: u32,
+    pub(crate) is_static: bool,
+    pub(crate) variants: Vec<Variant>,
+}
+
+fn constraint_error(pattern: &str, position: usize, message: String) -> InsertError {
+    InsertError::InvalidConstraint {
+        pattern: pattern.to_owned(),
+        position,
+        message,
+    }
+}
+
+fn param_info(p: &ParamSpec) -> ParamInfo {
+    ParamInfo {
+        name: p.name.clone(),
+        kind: if p.optional {
+            ParamKind::Optional
+        } else {
+            ParamKind::Param
+        },
+        shortcut: p
+            .constraint
+            .as_ref()
+            .and_then(|c| c.shortcut)
+            .map(str::to_owned),
+        regex: p.constraint.as_ref().map(|c| c.source.clone()),
+        optional: p.optional,
+    }
+}
+
+/// Compiles a parameter's constraint alone (validation, and the check of a segment parameter).
+fn compile_constraint(pattern: &str, p: &ParamSpec) -> Result<Option<(Check, usize)>, InsertError> {
+    match &p.constraint {
+        None => Ok(None),
+        Some(c) => Check::compile(&c.source)
+            .map(Some)
+            .map_err(|m| constraint_error(pattern, c.position, m)),
+    }
+}
+
+fn encoded(text: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    push_encoded(&mut out, text.as_bytes());
+    out
+}
+
+fn push_lit(steps: &mut Vec<Step>, bytes: &[u8]) {
+    if bytes.is_empty() {
+        return;
+    }
+    if let Some(Step::Lit(last)) = steps.last_mut() {
+        last.extend_from_slice(bytes);
+    } else {
+        steps.push(Step::Lit(bytes.to_vec()));
+    }
+}
+
+/// Builds the draft of a parsed pattern: compiles constraints (errors with positions), groups
+/// segment tails into segment regexes, computes the layouts and the metadata.
+pub(crate) fn draft(pattern: &str, pieces: &[Piece]) -> Result<Draft, InsertError> {
+    let mut steps: Vec<Step> = Vec::new();
+    let mut params: Vec<ParamInfo> = Vec::new();
+    let mut template = String::new();
+    let mut captures = 0u32;
+    let mut block_layout: Vec<u8> = Vec::new();
+    let mut capture_layout: Vec<u8> = Vec::new();
+    let mut slots = 0usize;
+    let mut i = 0;
+    while let Some(piece) = pieces.get(i) {
+        match piece {
+            Piece::Lit(text) => {
+                template.push_str(text);
+                push_lit(&mut steps, &encoded(text));
+                i += 1;
+            }
+            Piece::Param(p) => {
+                let terminal = match pieces.get(i + 1) {
+                    None => true,
+                    Some(Piece::Lit(t)) => t.starts_with('/'),
+                    Some(_) => false,
+                };
+                if terminal {
+                    let check = compile_constraint(pattern, p)?.map(|(c, _)| c);
+                    let spec = MatcherSpec::Segment {
+                        constraint: p.constraint.as_ref().map(|c| c.source.clone()),
+                    };
+                    steps.push(Step::Dyn(spec, Matcher::Segment(check)));
+                    template.push_str(&format!("{{{}}}", p.name));
+                    params.push(param_info(p));
+                    slots += 1;
+                    i += 1;
+                    continue;
+                }
+                // A segment tail: parameters and text up to the next `/`.
+                let first_position = p.position;
+                let mut regex = String::from("^");
+                let mut groups = Vec::new();
+                let mut next_group = 1u32;
+                let mut rest: Option<Vec<u8>> = None;
+                while let Some(piece) = pieces.get(i) {
+                    match piece {
+                        Piece::Param(q) => {
+                            let groups_inside = compile_constraint(pattern, q)?.map_or(0, |(_, n)| n);
+                            match &q.constraint {
+                                Some(c) => regex.push_str(&format!("((?:{}))", c.source)),
+                                None => regex.push_str("([^/]+)"),
+                            }
+                            groups.push(next_group);
+                            next_group += 1 + u32::try_from(groups_inside).unwrap_or(u32::MAX - 1);
+                            template.push_str(&format!("{{{}}}", q.name));
+                            params.push(param_info(q));
+                            slots += 1;
+                            i += 1;
+                        }
+                        Piece::Lit(text) => {
+                            let (head, tail) = match text.find('/') {
+                                Some(at) => (text.get(..at).unwrap_or_default(), text.get(at..)),
+                                None => (text.as_str(), None),
+                            };
+                            let head_bytes = encoded(head);
+                            regex.push_str(&regex::escape(&String::from_utf8_lossy(&head_bytes)));
+                            template.push_str(text);
+                            i += 1;
+                            if let Some(tail) = tail {
+                                rest = Some(encoded(tail));
+                                break;
+                            }
+                        }
+                        // Excluded by the parser: wildcards and blocks never share a segment with a parameter.
+                        _ => break,
+                    }
+                }
+                regex.push('$');
+                let compiled = build_regex(&regex)
+                    .map_err(|m| constraint_error(pattern, first_position, m))?;
+                let spec = MatcherSpec::Complex {
+                    regex,
+                    groups: groups.clone(),
+                };
+                steps.push(Step::Dyn(spec, Matcher::Complex { regex: compiled, groups }));
+                if let Some(rest) = rest {
+                    push_lit(&mut steps, &rest);
+                }
+            }
+            Piece::Wildcard { .. } => {
+                steps.push(Step::Dyn(MatcherSpec::Wildcard, Matcher::Wildcard));
+                template.push_str("{*}");
+                params.push(ParamInfo {
+                    name: "*".to_owned(),
+                    kind: ParamKind::Wildcard,
+                    shortcut: None,
+                    regex: None,
+                    optional: false,
+                });
+                slots += 1;
+                i += 1;
+            }
+            Piece::Regex { source, position } => {
+                let regex = build_regex(&format!("^(?:{source})$"))
+                    .map_err(|m| constraint_error(pattern, *position, m))?;
+                let count = regex.captures_len().saturating_sub(1);
+                for (group, name) in regex.capture_names().enumerate().skip(1) {
+                    let slot = u8::try_from(slots + group - 1).unwrap_or(ABSENT);
+                    capture_layout.push(slot);
+                    if let Some(name) = name {
+                        params.push(ParamInfo {
+                            name: name.to_owned(),
+                            kind: ParamKind::RegexGroup,
+                            shortcut: None,
+                            regex: None,
+                            optional: false,
+                        });
+                        block_layout.push(slot);
+                    }
+                }
+                captures = u32::try_from(count).unwrap_or(u32::MAX);
+                template.push('{');
+                template.push_str(source);
+                template.push('}');
+                steps.push(Step::Dyn(
+                    MatcherSpec::Block {
+                        source: source.clone(),
+                    },
+                    Matcher::Block {
+                        regex,
+                        captures: count,
+                    },
+                ));
+                i += 1;
+            }
+        }
+    }
+
+    let count = params.len() + captures as usize;
+    if count > MAX_VALUES {
+        return Err(InsertError::TooManyParams {
+            pattern: pattern.to_owned(),
+            count,
+        });
+    }
+    for (k, p) in params.iter().enumerate() {
+        if params.iter().take(k).any(|q| q.name == p.name) {
+            return Err(InsertError::DuplicateParam {
+                pattern: pattern.to_owned(),
+                name: p.name.clone(),
+            });
+        }
+    }
+
+    // Values pushed along the tree path come in textual order; the layout maps output pairs to them.
+    let mut layout: Vec<u8> = (0..slots).filter_map(|s| u8::try_from(s).ok()).collect();
+    layout.extend_from_slice(&block_layout);
+    layout.extend_from_slice(&capture_layout);
+    let atoms = atoms_of(pieces);
+    let is_static = pieces.iter().all(|p| matches!(p, Piece::Lit(_)));
+    let optional = matches!(pieces.last(), Some(Piece::Param(p)) if p.optional);
+
+    let mut variants = Vec::with_capacity(2);
+    if optional {
+        let mut absent_steps = steps.clone();
+        absent_steps.pop();
+        strip_trailing_slash_step(&mut absent_steps);
+        let mut absent_layout = layout.clone();
+        if let Some(last) = absent_layout.last_mut() {
+            *last = ABSENT;
+        }
+        let mut absent_atoms = atoms.clone();
+        absent_atoms.pop();
+        if absent_atoms.len() > 1 {
+            absent_atoms.pop();
+        }
+        variants.push(Variant {
+            steps: absent_steps,
+            layout: absent_layout,
+            atoms: absent_atoms,
+        });
+    }
+    variants.push(Variant {
+        steps,
+        layout,
+        atoms,
+    });
+    Ok(Draft {
+        template,
+        params,
+        captures,
+        is_static,
+        variants,
+    })
+}
+
+/// Removes the `/` before an absent optional parameter (`/search/:q/` → `/search/:q`), keeping the
+/// root `/` (`/:lang?` without its parameter is `/`).
+fn strip_trailing_slash_step(steps: &mut Vec<Step>) {
+    let only = steps.len() == 1;
+    if let Some(Step::Lit(last)) = steps.last_mut() {
+        if only && last.as_slice() == b"/" {
+            return;
+        }
+        last.pop();
+        if last.is_empty() {
+            steps.pop();
+        }
+    }
+}
+
+fn atoms_of(pieces: &[Piece]) -> Vec<Atom> {
+    let mut atoms = Vec::new();
+    for piece in pieces {
+        match piece {
+            Piece::Lit(text) => atoms.extend(encoded(text).into_iter().map(Atom::Byte)),
+            Piece::Param(p) => atoms.push(Atom::Param(p.constraint.as_ref().map(|c| c.source.clone()))),
+            Piece::Wildcard { .. } => atoms.push(Atom::Wildcard),
+            Piece::Regex { source, .. } => atoms.push(Atom::Block(source.clone())),
+        }
+    }
+    atoms
+}
+
+/// Whether every path matched by `r` is matched by `e` (SPEC 3.2), decided piece by piece and
+/// conservatively: an unconstrained parameter of `e` contains any non-empty, slash-free run of `r`
+/// when it ends its segment; a constrained parameter or a block contains only an identical one; a
+/// wildcard contains any rest. Anything else is "not contained", so there are no false warnings.
+pub(crate) fn contains(e: &[Atom], r: &[Atom]) -> bool {
+    let (mut ei, mut ri) = (0usize, 0usize);
+    loop {
+        match (e.get(ei), r.get(ri)) {
+            (None, None) => return true,
+            (Some(Atom::Wildcard), _) => return true,
+            (None, Some(_)) => return false,
+            (Some(Atom::Byte(a)), Some(Atom::Byte(b))) if a == b => {
+                ei += 1;
+                ri += 1;
+            }
+            (Some(Atom::Block(a)), Some(Atom::Block(b))) => return a == b,
+            (Some(Atom::Param(Some(a))), Some(Atom::Param(Some(b)))) if a == b => {
+                ei += 1;
+                ri += 1;
+            }
+            (Some(Atom::Param(None)), Some(_)) => {
+                if !matches!(e.get(ei + 1), None | Some(Atom::Byte(b'/'))) {
+                    return false;
+                }
+                let start = ri;
+                while let Some(atom) = r.get(ri) {
+                    match atom {
+                        Atom::Byte(b'/') => break,
+                        Atom::Byte(_) | Atom::Param(_) => ri += 1,
+                        Atom::Wildcard | Atom::Block(_) => return false,
+                    }
+                }
+                if ri == start {
+                    return false;
+                }
+                ei += 1;
+            }
+            _ => return false,
+        }
+    }
+}

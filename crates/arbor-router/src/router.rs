@@ -1,0 +1,465 @@
+//! [`Router`]: registration (cold path: strings, structured errors) and lookup (hot path: numbers).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+use std::sync::OnceLock;
+
+use crate::encode::encode_non_ascii;
+use crate::error::InsertError;
+use crate::lookup::{effective_len, Walk};
+use crate::metadata::{routes_to_json, RouteInfo};
+use crate::route::{self, Atom, Matcher, MatcherSpec, Step};
+use crate::tree::{self, Flat, Leaf, Tree, NONE};
+use crate::{pattern, Inserted, Lookup, Order, RouteId, RouterOptions, Spans};
+
+/// Distinguishes routers so a [`Spans`] used with several keeps capture slots per router.
+static NEXT_UID: AtomicU64 = AtomicU64::new(1);
+
+pub(crate) fn next_uid() -> u64 {
+    NEXT_UID.fetch_add(1, AtomicOrdering::Relaxed)
+}
+
+/// The route table: insert routes, then look paths up.
+///
+/// ```
+/// use arbor_router::{Lookup, Router, RouterOptions, Spans};
+/// let mut router = Router::new(RouterOptions::default());
+/// let show = router.insert(&["GET"], "/posts/:id").unwrap().id;
+/// let create = router.insert(&["GET"], "/posts/create").unwrap().id;
+/// let mut spans = Spans::new();
+/// // An exact static route beats a dynamic one whatever the order of definition.
+/// assert_eq!(router.find("GET", "/posts/create", &mut spans), Lookup::Found(create));
+/// assert_eq!(router.find("GET", "/posts/7", &mut spans), Lookup::Found(show));
+/// ```
+#[derive(Debug)]
+pub struct Router {
+    pub(crate) options: RouterOptions,
+    pub(crate) uid: u64,
+    pub(crate) methods: Vec<String>,
+    pub(crate) routes: Vec<RouteInfo>,
+    /// Per route, per variant: the shape for the shadowing check. Rebuilt from the patterns on the
+    /// first insert after a snapshot load (`None` until then).
+    pub(crate) shapes: Option<Vec<Vec<Vec<Atom>>>>,
+    pub(crate) specs: Vec<MatcherSpec>,
+    pub(crate) matchers: Vec<Matcher>,
+    pub(crate) matcher_ids: HashMap<String, u32>,
+    pub(crate) tree: Tree,
+    /// The flattened tree, built on the first lookup after a change.
+    pub(crate) flat: OnceLock<Flat>,
+}
+
+impl Clone for Router {
+    fn clone(&self) -> Self {
+        Router {
+            options: self.options,
+            uid: next_uid(),
+            methods: self.methods.clone(),
+            routes: self.routes.clone(),
+            shapes: self.shapes.clone(),
+            specs: self.specs.clone(),
+            matchers: self.matchers.clone(),
+            matcher_ids: self.matcher_ids.clone(),
+            tree: self.tree.clone(),
+            flat: self.flat.clone(),
+        }
+    }
+}
+
+impl Default for Router {
+    fn default() -> Self {
+        Router::new(RouterOptions::default())
+    }
+}
+
+impl Router {
+    /// An empty router.
+    pub fn new(options: RouterOptions) -> Router {
+        Router {
+            options,
+            uid: next_uid(),
+            methods: Vec::new(),
+            routes: Vec::new(),
+            shapes: Some(Vec::new()),
+            specs: Vec::new(),
+            matchers: Vec::new(),
+            matcher_ids: HashMap::new(),
+            tree: Tree::default(),
+            flat: OnceLock::new(),
+        }
+    }
+
+    /// The options the router was made with.
+    pub fn options(&self) -> RouterOptions {
+        self.options
+    }
+
+    /// Registers a route for `methods` (upper-case names; any token, `"*"` is not special) and returns
+    /// its id. Errors name the pattern and the byte position. Decisions beyond the SPEC:
+    /// - two patterns of the same shape for a shared method conflict even when their parameter names
+    ///   differ (`/u/:id` then `/u/{name}`): the second could never match;
+    /// - `::` is a literal colon; `?` and `#` are only allowed as `:name?`;
+    /// - a wildcard or regex block cannot share a segment with a parameter (`/:a-*`);
+    /// - a leading `^` / trailing `$` of a constraint are ignored (constraints are anchored anyway);
+    /// - patterns are at most 2048 bytes.
+    ///
+    /// ```
+    /// use arbor_router::{InsertError, Router, RouterOptions};
+    /// let mut router = Router::new(RouterOptions::default());
+    /// let first = router.insert(&["GET"], "/repos/:owner/:repo/:format/:ref").unwrap();
+    /// let second = router.insert(&["GET"], "/repos/:owner/:repo/commits/:ref").unwrap();
+    /// assert_eq!(second.shadowed_by, Some(first.id));
+    /// let err = router.insert(&["GET"], "/a/:id<[0-9>").unwrap_err();
+    /// assert!(matches!(err, InsertError::InvalidConstraint { position: 7, .. }));
+    /// ```
+    pub fn insert(&mut self, methods: &[&str], pattern: &str) -> Result<Inserted, InsertError> {
+        let mut wanted: Vec<&str> = Vec::with_capacity(methods.len());
+        for &m in methods {
+            if m.is_empty() || !m.bytes().all(|b| b.is_ascii_graphic()) {
+                return Err(InsertError::InvalidPattern {
+                    pattern: pattern.to_owned(),
+                    position: 0,
+                    reason: format!("invalid method name {m:?}"),
+                });
+            }
+            if !wanted.contains(&m) {
+                wanted.push(m);
+            }
+        }
+        if wanted.is_empty() {
+            return Err(InsertError::InvalidPattern {
+                pattern: pattern.to_owned(),
+                position: 0,
+                reason: "a route needs at least one method".to_owned(),
+            });
+        }
+        let pieces = pattern::parse(pattern)?;
+        let draft = route::draft(pattern, &pieces)?;
+        let id = RouteId::try_from(self.routes.len())
+            .ok()
+            .filter(|&id| id < 1 << 31)
+            .ok_or_else(|| InsertError::InvalidPattern {
+                pattern: pattern.to_owned(),
+                position: 0,
+                reason: "too many routes".to_owned(),
+            })?;
+
+        // Conflicts first, so a refused route leaves the router untouched.
+        for &m in &wanted {
+            let Some(method) = self.methods.iter().position(|x| x == m) else {
+                continue;
+            };
+            for variant in &draft.variants {
+                let ids = self.existing_ids(&variant.steps);
+                let Some(keys) = tree::keys(&variant.steps, &ids) else {
+                    continue;
+                };
+                if let Some(leaf) = self.tree.find_leaf(method as u32, &keys) {
+                    let with_pattern = self
+                        .routes
+                        .get(leaf.route as usize)
+                        .map(|r| r.pattern.clone())
+                        .unwrap_or_default();
+                    return Err(InsertError::Conflict {
+                        pattern: pattern.to_owned(),
+                        method: m.to_owned(),
+                        with: leaf.route,
+                        with_pattern,
+                    });
+                }
+            }
+        }
+
+        let shadowed_by = if self.options.order == Order::Definition && !draft.is_static {
+            self.find_shadow(&wanted, &draft.variants)
+        } else {
+            None
+        };
+
+        let rank = tree::rank_of(id, draft.is_static);
+        for &m in &wanted {
+            let method = self.intern_method(m);
+            for variant in &draft.variants {
+                let ids: Vec<Option<u32>> = variant
+                    .steps
+                    .iter()
+                    .map(|s| match s {
+                        Step::Lit(_) => None,
+                        Step::Dyn(spec, matcher) => Some(self.intern_matcher(spec, matcher)),
+                    })
+                    .collect();
+                if let Some(keys) = tree::keys(&variant.steps, &ids) {
+                    let leaf = Leaf {
+                        route: id,
+                        rank,
+                        layout: variant.layout.clone(),
+                    };
+                    self.tree.insert(method, &keys, leaf);
+                }
+            }
+        }
+        if let Some(shapes) = self.shapes.as_mut() {
+            shapes.push(draft.variants.iter().map(|v| v.atoms.clone()).collect());
+        }
+        self.routes.push(RouteInfo {
+            id,
+            methods: wanted.iter().map(|m| (*m).to_owned()).collect(),
+            pattern: pattern.to_owned(),
+            template: draft.template,
+            params: draft.params,
+            captures: draft.captures,
+            name: None,
+            shadowed_by,
+            is_static: draft.is_static,
+        });
+        self.flat = OnceLock::new();
+        Ok(Inserted { id, shadowed_by })
+    }
+
+    /// Matcher ids of the dynamic steps that already exist (a step with a new matcher cannot
+    /// conflict with anything).
+    fn existing_ids(&self, steps: &[Step]) -> Vec<Option<u32>> {
+        steps
+            .iter()
+            .map(|s| match s {
+                Step::Lit(_) => Some(0),
+                Step::Dyn(spec, _) => self.matcher_ids.get(&spec.key()).copied(),
+            })
+            .collect()
+    }
+
+    fn intern_method(&mut self, method: &str) -> u32 {
+        let idx = match self.methods.iter().position(|m| m == method) {
+            Some(i) => i,
+            None => {
+                self.methods.push(method.to_owned());
+                self.methods.len() - 1
+            }
+        };
+        let idx = u32::try_from(idx).unwrap_or(NONE);
+        self.tree.root(idx);
+        idx
+    }
+
+    fn intern_matcher(&mut self, spec: &MatcherSpec, matcher: &Matcher) -> u32 {
+        let key = spec.key();
+        if let Some(&id) = self.matcher_ids.get(&key) {
+            return id;
+        }
+        let id = u32::try_from(self.specs.len()).unwrap_or(NONE);
+        self.specs.push(spec.clone());
+        self.matchers.push(matcher.clone());
+        self.matcher_ids.insert(key, id);
+        id
+    }
+
+    /// The earliest dynamic route sharing a method that contains every variant of the new route.
+    fn find_shadow(&mut self, methods: &[&str], variants: &[route::Variant]) -> Option<RouteId> {
+        if self.shapes.is_none() {
+            self.shapes = Some(
+                self.routes
+                    .iter()
+                    .map(|r| shapes_of(&r.pattern))
+                    .collect(),
+            );
+        }
+        let shapes = self.shapes.as_ref()?;
+        for (earlier, shape) in self.routes.iter().zip(shapes) {
+            if earlier.is_static || !earlier.methods.iter().any(|m| methods.contains(&m.as_str())) {
+                continue;
+            }
+            let all_contained = variants
+                .iter()
+                .all(|v| shape.iter().any(|e| route::contains(e, &v.atoms)));
+            if all_contained {
+                return Some(earlier.id);
+            }
+        }
+        None
+    }
+
+    /// Gives a route a name (for URL generation on the TypeScript side). Names are unique.
+    ///
+    /// ```
+    /// use arbor_router::{Router, RouterOptions};
+    /// let mut router = Router::new(RouterOptions::default());
+    /// let id = router.insert(&["GET"], "/").unwrap().id;
+    /// router.set_name(id, "home").unwrap();
+    /// assert_eq!(router.routes()[0].name.as_deref(), Some("home"));
+    /// ```
+    pub fn set_name(&mut self, id: RouteId, name: &str) -> Result<(), InsertError> {
+        if let Some(other) = self
+            .routes
+            .iter()
+            .find(|r| r.id != id && r.name.as_deref() == Some(name))
+        {
+            return Err(InsertError::DuplicateName {
+                name: name.to_owned(),
+                with: other.id,
+            });
+        }
+        let route = self
+            .routes
+            .get_mut(id as usize)
+            .ok_or(InsertError::UnknownRoute { id })?;
+        route.name = Some(name.to_owned());
+        Ok(())
+    }
+
+    /// The interned id of a method, for [`Router::lookup`]; `None` when no route uses it.
+    pub fn method_id(&self, method: &str) -> Option<u32> {
+        self.methods
+            .iter()
+            .position(|m| m == method)
+            .and_then(|i| u32::try_from(i).ok())
+    }
+
+    fn flat(&self) -> &Flat {
+        self.flat.get_or_init(|| {
+            if self.options.order == Order::Specificity {
+                let class = |m: u32| {
+                    self.specs
+                        .get(m as usize)
+                        .map_or(u8::MAX, MatcherSpec::specificity_class)
+                };
+                tree::flatten(&self.tree, Some(&class))
+            } else {
+                tree::flatten(&self.tree, None)
+            }
+        })
+    }
+
+    /// The hot path: finds the route of `method_id` for the raw request path and writes its spans.
+    ///
+    /// `path` is the raw path, ASCII (percent-encoded). Everything from a `?` or `#` on is ignored.
+    /// A path with a non-ASCII byte (before any `?`) is `NotFound`: callers percent-encode first, as
+    /// [`Router::find`] does. If nothing matches and the `trailing_slash` option is on, one trailing
+    /// slash is toggled and the lookup repeated (never for `/`).
+    ///
+    /// ```
+    /// use arbor_router::{Lookup, Router, RouterOptions, Spans};
+    /// let mut router = Router::new(RouterOptions::default());
+    /// let id = router.insert(&["GET"], "/static/*").unwrap().id;
+    /// let mut spans = Spans::new();
+    /// let get = router.method_id("GET").unwrap();
+    /// // Retried as "/static/": the wildcard is empty, its span one past the end of the path.
+    /// assert_eq!(router.lookup(get, b"/static", &mut spans), Lookup::Found(id));
+    /// assert_eq!(spans.as_slice(), &[8, 8]);
+    /// ```
+    pub fn lookup(&self, method_id: u32, path: &[u8], spans: &mut Spans) -> Lookup {
+        let flat = self.flat();
+        let Some(&root) = flat.roots.get(method_id as usize) else {
+            return Lookup::NotFound;
+        };
+        if root == NONE || path.len() >= NONE as usize {
+            return Lookup::NotFound;
+        }
+        let Some(len) = effective_len(path) else {
+            return Lookup::NotFound;
+        };
+        let path = path.get(..len).unwrap_or_default();
+        if spans.owner != self.uid {
+            spans.owner = self.uid;
+            spans.locs.clear();
+        }
+        if spans.locs.len() < self.matchers.len() {
+            spans.locs.resize_with(self.matchers.len(), || None);
+        }
+        if let Some(id) = self.search(flat, root, path, spans) {
+            return Lookup::Found(id);
+        }
+        if !self.options.trailing_slash || path.len() <= 1 {
+            return Lookup::NotFound;
+        }
+        let found = if let Some(shorter) = path.strip_suffix(b"/") {
+            self.search(flat, root, shorter, spans)
+        } else {
+            let mut longer = std::mem::take(&mut spans.scratch);
+            longer.clear();
+            longer.extend_from_slice(path);
+            longer.push(b'/');
+            let found = self.search(flat, root, &longer, spans);
+            spans.scratch = longer;
+            found
+        };
+        found.map_or(Lookup::NotFound, Lookup::Found)
+    }
+
+    fn search(&self, flat: &Flat, root: u32, path: &[u8], spans: &mut Spans) -> Option<RouteId> {
+        let first_wins = self.options.order == Order::Specificity;
+        let mut walk = Walk::new(path, first_wins, &mut spans.locs);
+        flat.search(&self.matchers, &mut walk, root);
+        let node = flat.nodes.get(walk.best_node as usize)?;
+        let id = node.leaf_route;
+        flat.write_spans(&walk, &mut spans.values);
+        Some(id)
+    }
+
+    /// Convenience for embedders and tests: [`Router::method_id`] then [`Router::lookup`], after
+    /// percent-encoding any non-ASCII character of `path` (so `/café` finds a route `/café`). Spans
+    /// are offsets into the encoded path (equal to `path` when it is ASCII).
+    ///
+    /// ```
+    /// use arbor_router::{Lookup, Router, RouterOptions, Spans};
+    /// let mut router = Router::new(RouterOptions::default());
+    /// let id = router.insert(&["GET"], "/café").unwrap().id;
+    /// let mut spans = Spans::new();
+    /// assert_eq!(router.find("GET", "/café", &mut spans), Lookup::Found(id));
+    /// assert_eq!(router.find("GET", "/caf%C3%A9", &mut spans), Lookup::Found(id));
+    /// ```
+    pub fn find(&self, method: &str, path: &str, spans: &mut Spans) -> Lookup {
+        let Some(method_id) = self.method_id(method) else {
+            return Lookup::NotFound;
+        };
+        let path = encode_non_ascii(path);
+        self.lookup(method_id, path.as_bytes(), spans)
+    }
+
+    /// The methods of every route that matches `path` (same rules as `lookup`, trailing-slash retry
+    /// included), sorted and deduplicated: the `Allow` header of a 405.
+    ///
+    /// ```
+    /// use arbor_router::{Router, RouterOptions};
+    /// let mut router = Router::new(RouterOptions::default());
+    /// router.insert(&["POST", "GET"], "/users").unwrap();
+    /// router.insert(&["DELETE"], "/users/:id").unwrap();
+    /// assert_eq!(router.allowed_methods(b"/users"), ["GET", "POST"]);
+    /// ```
+    pub fn allowed_methods(&self, path: &[u8]) -> Vec<String> {
+        let mut spans = Spans::new();
+        let mut out: Vec<String> = (0..self.methods.len())
+            .filter_map(|m| u32::try_from(m).ok())
+            .filter(|&m| self.lookup(m, path, &mut spans) != Lookup::NotFound)
+            .filter_map(|m| self.methods.get(m as usize).cloned())
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// Every route, indexed by id.
+    pub fn routes(&self) -> &[RouteInfo] {
+        &self.routes
+    }
+
+    /// [`Router::routes`] as a JSON array (camelCase fields).
+    ///
+    /// ```
+    /// use arbor_router::{Router, RouterOptions};
+    /// let mut router = Router::new(RouterOptions::default());
+    /// router.insert(&["GET"], "/a").unwrap();
+    /// assert!(router.to_json().starts_with(r#"[{"id":0,"methods":["GET"],"pattern":"/a""#));
+    /// ```
+    pub fn to_json(&self) -> String {
+        routes_to_json(&self.routes)
+    }
+}
+
+/// Shapes of a registered pattern (after a snapshot load); a pattern that no longer parses, which a
+/// valid snapshot cannot hold, gets no shape and so shadows nothing.
+fn shapes_of(pattern: &str) -> Vec<Vec<Atom>> {
+    pattern::parse(pattern)
+        .ok()
+        .and_then(|pieces| route::draft(pattern, &pieces).ok())
+        .map(|d| d.variants.into_iter().map(|v| v.atoms).collect())
+        .unwrap_or_default()
+}

@@ -1,0 +1,471 @@
+//! Binary snapshot of a router (`route:cache`): the parsed and built tree, the matcher sources and the
+//! metadata, so a load skips parsing, conflict and shadowing checks and tree building. Regexes are
+//! recompiled at load. Loading never panics: every count, index and string is checked.
+//!
+//! Layout (little-endian): magic `ARBORRT\0`, version `u16`, reserved `u16`, payload length `u32`,
+//! FNV-1a 64 checksum of the payload `u64`, then the payload.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use crate::error::SnapshotError;
+use crate::metadata::{ParamInfo, ParamKind, RouteInfo};
+use crate::pattern::MAX_PATTERN_LEN;
+use crate::route::{MatcherSpec, ABSENT};
+use crate::router::{next_uid, Router};
+use crate::tree::{BNode, Leaf, Tree, NONE};
+use crate::{Order, RouterOptions, MAX_VALUES};
+
+const MAGIC: &[u8; 8] = b"ARBORRT\0";
+/// Format version written and read by this build.
+pub(crate) const VERSION: u16 = 1;
+const HEADER: usize = 8 + 2 + 2 + 4 + 8;
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+#[derive(Default)]
+struct Writer(Vec<u8>);
+
+impl Writer {
+    fn u8(&mut self, v: u8) {
+        self.0.push(v);
+    }
+    fn u32(&mut self, v: u32) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn len(&mut self, n: usize) {
+        self.u32(u32::try_from(n).unwrap_or(u32::MAX));
+    }
+    fn bytes(&mut self, b: &[u8]) {
+        self.len(b.len());
+        self.0.extend_from_slice(b);
+    }
+    fn str(&mut self, s: &str) {
+        self.bytes(s.as_bytes());
+    }
+    fn opt_str(&mut self, s: Option<&str>) {
+        match s {
+            Some(s) => {
+                self.u8(1);
+                self.str(s);
+            }
+            None => self.u8(0),
+        }
+    }
+    fn u32s(&mut self, v: &[u32]) {
+        self.len(v.len());
+        for &x in v {
+            self.u32(x);
+        }
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+fn corrupt(reason: &str) -> SnapshotError {
+    SnapshotError::Corrupt {
+        reason: reason.to_owned(),
+    }
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], SnapshotError> {
+        let end = self.pos.checked_add(n).ok_or_else(|| corrupt("length overflow"))?;
+        let out = self
+            .bytes
+            .get(self.pos..end)
+            .ok_or_else(|| corrupt("unexpected end of payload"))?;
+        self.pos = end;
+        Ok(out)
+    }
+    fn u8(&mut self) -> Result<u8, SnapshotError> {
+        Ok(self.take(1)?.first().copied().unwrap_or(0))
+    }
+    fn u32(&mut self) -> Result<u32, SnapshotError> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes(<[u8; 4]>::try_from(b).map_err(|_| corrupt("u32"))?))
+    }
+    /// A count of items each at least `min_size` bytes long (so a forged count cannot make us
+    /// allocate more than the payload could hold).
+    fn count(&mut self, min_size: usize) -> Result<usize, SnapshotError> {
+        let n = self.u32()? as usize;
+        let remaining = self.bytes.len().saturating_sub(self.pos);
+        if n.saturating_mul(min_size.max(1)) > remaining {
+            return Err(corrupt("count larger than the payload"));
+        }
+        Ok(n)
+    }
+    fn bytes(&mut self) -> Result<Vec<u8>, SnapshotError> {
+        let n = self.count(1)?;
+        Ok(self.take(n)?.to_vec())
+    }
+    fn str(&mut self) -> Result<String, SnapshotError> {
+        String::from_utf8(self.bytes()?).map_err(|_| corrupt("invalid UTF-8 string"))
+    }
+    fn opt_str(&mut self) -> Result<Option<String>, SnapshotError> {
+        match self.u8()? {
+            0 => Ok(None),
+            1 => Ok(Some(self.str()?)),
+            _ => Err(corrupt("invalid option tag")),
+        }
+    }
+    fn bool(&mut self) -> Result<bool, SnapshotError> {
+        match self.u8()? {
+            0 => Ok(false),
+            1 => Ok(true),
+            _ => Err(corrupt("invalid boolean")),
+        }
+    }
+    fn u32s(&mut self) -> Result<Vec<u32>, SnapshotError> {
+        let n = self.count(4)?;
+        (0..n).map(|_| self.u32()).collect()
+    }
+}
+
+fn kind_tag(kind: ParamKind) -> u8 {
+    match kind {
+        ParamKind::Param => 0,
+        ParamKind::Optional => 1,
+        ParamKind::Wildcard => 2,
+        ParamKind::RegexGroup => 3,
+    }
+}
+
+fn write_payload(router: &Router, w: &mut Writer) {
+    w.u8(match router.options.order {
+        Order::Definition => 0,
+        Order::Specificity => 1,
+    });
+    w.u8(u8::from(router.options.trailing_slash));
+    w.len(router.methods.len());
+    for m in &router.methods {
+        w.str(m);
+    }
+    w.len(router.specs.len());
+    for spec in &router.specs {
+        match spec {
+            MatcherSpec::Segment { constraint: None } => w.u8(0),
+            MatcherSpec::Segment { constraint: Some(c) } => {
+                w.u8(1);
+                w.str(c);
+            }
+            MatcherSpec::Complex { regex, groups } => {
+                w.u8(2);
+                w.str(regex);
+                w.u32s(groups);
+            }
+            MatcherSpec::Wildcard => w.u8(3),
+            MatcherSpec::Block { source } => {
+                w.u8(4);
+                w.str(source);
+            }
+        }
+    }
+    w.len(router.tree.nodes.len());
+    for node in &router.tree.nodes {
+        w.bytes(&node.label);
+        w.u32(node.matcher.unwrap_or(NONE));
+        w.u32s(&node.statics);
+        w.u32s(&node.dynamics);
+        match &node.leaf {
+            Some(leaf) => {
+                w.u8(1);
+                w.u32(leaf.route);
+                w.u32(leaf.rank);
+                w.bytes(&leaf.layout);
+            }
+            None => w.u8(0),
+        }
+    }
+    w.u32s(&router.tree.roots);
+    w.len(router.routes.len());
+    for r in &router.routes {
+        w.len(r.methods.len());
+        for m in &r.methods {
+            w.str(m);
+        }
+        w.str(&r.pattern);
+        w.str(&r.template);
+        w.len(r.params.len());
+        for p in &r.params {
+            w.str(&p.name);
+            w.u8(kind_tag(p.kind));
+            w.opt_str(p.shortcut.as_deref());
+            w.opt_str(p.regex.as_deref());
+            w.u8(u8::from(p.optional));
+        }
+        w.u32(r.captures);
+        w.opt_str(r.name.as_deref());
+        w.u32(r.shadowed_by.unwrap_or(NONE));
+        w.u8(u8::from(r.is_static));
+    }
+}
+
+fn read_payload(r: &mut Reader<'_>) -> Result<Router, SnapshotError> {
+    let order = match r.u8()? {
+        0 => Order::Definition,
+        1 => Order::Specificity,
+        _ => return Err(corrupt("invalid order")),
+    };
+    let trailing_slash = r.bool()?;
+    let n = r.count(4)?;
+    let methods = (0..n).map(|_| r.str()).collect::<Result<Vec<_>, _>>()?;
+
+    let n = r.count(1)?;
+    let mut specs = Vec::with_capacity(n);
+    for _ in 0..n {
+        specs.push(match r.u8()? {
+            0 => MatcherSpec::Segment { constraint: None },
+            1 => MatcherSpec::Segment {
+                constraint: Some(r.str()?),
+            },
+            2 => MatcherSpec::Complex {
+                regex: r.str()?,
+                groups: r.u32s()?,
+            },
+            3 => MatcherSpec::Wildcard,
+            4 => MatcherSpec::Block { source: r.str()? },
+            _ => return Err(corrupt("invalid matcher tag")),
+        });
+    }
+
+    let n = r.count(17)?;
+    let mut nodes = Vec::with_capacity(n);
+    for _ in 0..n {
+        let label = r.bytes()?;
+        let matcher = match r.u32()? {
+            NONE => None,
+            m => Some(m),
+        };
+        let statics = r.u32s()?;
+        let dynamics = r.u32s()?;
+        let leaf = match r.u8()? {
+            0 => None,
+            1 => Some(Leaf {
+                route: r.u32()?,
+                rank: r.u32()?,
+                layout: r.bytes()?,
+            }),
+            _ => return Err(corrupt("invalid leaf tag")),
+        };
+        nodes.push(BNode {
+            label,
+            matcher,
+            statics,
+            dynamics,
+            leaf,
+        });
+    }
+    let roots = r.u32s()?;
+
+    let n = r.count(20)?;
+    let mut routes = Vec::with_capacity(n);
+    for id in 0..n {
+        let m = r.count(4)?;
+        let route_methods = (0..m).map(|_| r.str()).collect::<Result<Vec<_>, _>>()?;
+        let pattern = r.str()?;
+        let template = r.str()?;
+        let p = r.count(8)?;
+        let mut params = Vec::with_capacity(p);
+        for _ in 0..p {
+            params.push(ParamInfo {
+                name: r.str()?,
+                kind: match r.u8()? {
+                    0 => ParamKind::Param,
+                    1 => ParamKind::Optional,
+                    2 => ParamKind::Wildcard,
+                    3 => ParamKind::RegexGroup,
+                    _ => return Err(corrupt("invalid parameter kind")),
+                },
+                shortcut: r.opt_str()?,
+                regex: r.opt_str()?,
+                optional: r.bool()?,
+            });
+        }
+        let captures = r.u32()?;
+        let name = r.opt_str()?;
+        let shadowed_by = match r.u32()? {
+            NONE => None,
+            s => Some(s),
+        };
+        let is_static = r.bool()?;
+        routes.push(RouteInfo {
+            id: u32::try_from(id).map_err(|_| corrupt("too many routes"))?,
+            methods: route_methods,
+            pattern,
+            template,
+            params,
+            captures,
+            name,
+            shadowed_by,
+            is_static,
+        });
+    }
+    if r.pos != r.bytes.len() {
+        return Err(corrupt("trailing bytes after the payload"));
+    }
+
+    let tree = Tree { nodes, roots };
+    validate(&tree, &specs, &routes, methods.len())?;
+    let mut matchers = Vec::with_capacity(specs.len());
+    let mut matcher_ids = HashMap::with_capacity(specs.len());
+    for (i, spec) in specs.iter().enumerate() {
+        matchers.push(spec.compile().map_err(|e| corrupt(&format!("matcher {i}: {e}")))?);
+        if matcher_ids
+            .insert(spec.key(), u32::try_from(i).unwrap_or(NONE))
+            .is_some()
+        {
+            return Err(corrupt("duplicate matcher"));
+        }
+    }
+    Ok(Router {
+        options: RouterOptions {
+            order,
+            trailing_slash,
+        },
+        uid: next_uid(),
+        methods,
+        routes,
+        shapes: None,
+        specs,
+        matchers,
+        matcher_ids,
+        tree,
+        flat: OnceLock::new(),
+    })
+}
+
+/// Index and shape checks, so that a forged snapshot cannot make the lookup loop, recurse deeper
+/// than a real tree can, or write spans inconsistent with the route metadata.
+fn validate(
+    tree: &Tree,
+    specs: &[MatcherSpec],
+    routes: &[RouteInfo],
+    n_methods: usize,
+) -> Result<(), SnapshotError> {
+    if tree.roots.len() > n_methods {
+        return Err(corrupt("more roots than methods"));
+    }
+    let order = tree
+        .topological()
+        .ok_or_else(|| corrupt("the tree is not a forest"))?;
+    let mut depth = vec![0usize; tree.nodes.len()];
+    for idx in order {
+        let node = tree
+            .nodes
+            .get(idx as usize)
+            .ok_or_else(|| corrupt("node index"))?;
+        let d = depth.get(idx as usize).copied().unwrap_or(0);
+        if d > MAX_PATTERN_LEN + 8 {
+            return Err(corrupt("tree too deep"));
+        }
+        if node.matcher.is_some_and(|m| m as usize >= specs.len()) {
+            return Err(corrupt("matcher index out of range"));
+        }
+        if node.statics.iter().any(|&c| {
+            tree.nodes
+                .get(c as usize)
+                .is_none_or(|n| n.label.is_empty() || n.matcher.is_some())
+        }) || node.dynamics.iter().any(|&c| {
+            tree.nodes
+                .get(c as usize)
+                .is_none_or(|n| n.matcher.is_none())
+        }) {
+            return Err(corrupt("invalid child"));
+        }
+        for &c in node.statics.iter().chain(&node.dynamics) {
+            if let Some(slot) = depth.get_mut(c as usize) {
+                *slot = d + 1;
+            }
+        }
+        if let Some(leaf) = &node.leaf {
+            let route = routes
+                .get(leaf.route as usize)
+                .ok_or_else(|| corrupt("leaf route out of range"))?;
+            let values = route.params.len() + route.captures as usize;
+            if leaf.layout.len() != values
+                || values > MAX_VALUES
+                || leaf
+                    .layout
+                    .iter()
+                    .any(|&s| s != ABSENT && s as usize >= MAX_VALUES)
+            {
+                return Err(corrupt("leaf layout inconsistent with its route"));
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Router {
+    /// A binary snapshot of the whole router (routes, names, options, the built tree).
+    ///
+    /// ```
+    /// use arbor_router::{Lookup, Router, RouterOptions, Spans};
+    /// let mut router = Router::new(RouterOptions::default());
+    /// let id = router.insert(&["GET"], "/users/:id<int>").unwrap().id;
+    /// let loaded = Router::deserialize(&router.serialize()).unwrap();
+    /// let mut spans = Spans::new();
+    /// assert_eq!(loaded.find("GET", "/users/7", &mut spans), Lookup::Found(id));
+    /// ```
+    pub fn serialize(&self) -> Vec<u8> {
+        let mut payload = Writer::default();
+        write_payload(self, &mut payload);
+        let payload = payload.0;
+        let mut out = Vec::with_capacity(HEADER + payload.len());
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&0u16.to_le_bytes());
+        out.extend_from_slice(&u32::try_from(payload.len()).unwrap_or(u32::MAX).to_le_bytes());
+        out.extend_from_slice(&fnv1a(&payload).to_le_bytes());
+        out.extend_from_slice(&payload);
+        out
+    }
+
+    /// Loads a snapshot made by [`Router::serialize`]. Errors (never panics) on foreign, truncated,
+    /// corrupt or other-version bytes.
+    pub fn deserialize(bytes: &[u8]) -> Result<Router, SnapshotError> {
+        if bytes.get(..MAGIC.len()) != Some(MAGIC.as_slice()) {
+            return Err(if MAGIC.starts_with(bytes) {
+                SnapshotError::Truncated
+            } else {
+                SnapshotError::BadMagic
+            });
+        }
+        let header = bytes.get(..HEADER).ok_or(SnapshotError::Truncated)?;
+        let field = |at: usize, n: usize| header.get(at..at + n).unwrap_or_default();
+        let version = u16::from_le_bytes(<[u8; 2]>::try_from(field(8, 2)).unwrap_or([0; 2]));
+        if version != VERSION {
+            return Err(SnapshotError::UnsupportedVersion {
+                found: version,
+                supported: VERSION,
+            });
+        }
+        let len = u32::from_le_bytes(<[u8; 4]>::try_from(field(12, 4)).unwrap_or([0; 4])) as usize;
+        let sum = u64::from_le_bytes(<[u8; 8]>::try_from(field(16, 8)).unwrap_or([0; 8]));
+        let payload = bytes.get(HEADER..).unwrap_or_default();
+        if payload.len() < len {
+            return Err(SnapshotError::Truncated);
+        }
+        if payload.len() > len {
+            return Err(corrupt("bytes after the declared length"));
+        }
+        if fnv1a(payload) != sum {
+            return Err(SnapshotError::Checksum);
+        }
+        read_payload(&mut Reader {
+            bytes: payload,
+            pos: 0,
+        })
+    }
+}

@@ -1,0 +1,342 @@
+//! The mutable radix tree built by `insert` (one root per method), and its flattening into the
+//! immutable arrays that `lookup` walks (`Flat`).
+//!
+//! Static edges are compressed (a node's label is the text of its incoming edge) and siblings have
+//! distinct first bytes, so at most one static child can match at any point. Dynamic children are
+//! keyed by their matcher id, so routes with the same parameter shape share nodes.
+
+use crate::route::Step;
+use crate::RouteId;
+
+/// No leaf / no route.
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// A route ending at a node.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Leaf {
+    pub(crate) route: RouteId,
+    /// `id` for static routes, `id | 1 << 31` for dynamic ones: an exact static route always wins
+    /// (SPEC 3.2), then the smallest id (definition order).
+    pub(crate) rank: u32,
+    pub(crate) layout: Vec<u8>,
+}
+
+/// Rank of a route: the value the definition-order search minimises.
+pub(crate) fn rank_of(id: RouteId, is_static: bool) -> u32 {
+    if is_static {
+        id
+    } else {
+        id | 1 << 31
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct BNode {
+    /// Incoming static edge text (empty for roots and dynamic nodes).
+    pub(crate) label: Vec<u8>,
+    /// Dynamic node: the matcher id.
+    pub(crate) matcher: Option<u32>,
+    pub(crate) statics: Vec<u32>,
+    pub(crate) dynamics: Vec<u32>,
+    pub(crate) leaf: Option<Leaf>,
+}
+
+/// The builder: an arena of nodes and one root per method id.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Tree {
+    pub(crate) nodes: Vec<BNode>,
+    pub(crate) roots: Vec<u32>,
+}
+
+/// A step with its dynamic matcher resolved to an id.
+pub(crate) enum Key<'a> {
+    Lit(&'a [u8]),
+    Dyn(u32),
+}
+
+pub(crate) fn keys<'a>(steps: &'a [Step], ids: &[Option<u32>]) -> Option<Vec<Key<'a>>> {
+    steps
+        .iter()
+        .zip(ids)
+        .map(|(s, id)| match s {
+            Step::Lit(b) => Some(Key::Lit(b)),
+            Step::Dyn(..) => id.map(Key::Dyn),
+        })
+        .collect()
+}
+
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
+impl Tree {
+    fn node(&self, idx: u32) -> Option<&BNode> {
+        self.nodes.get(idx as usize)
+    }
+
+    /// The root of a method, created on demand.
+    pub(crate) fn root(&mut self, method: u32) -> u32 {
+        while self.roots.len() <= method as usize {
+            let root = self.push(BNode::default());
+            self.roots.push(root);
+        }
+        self.roots.get(method as usize).copied().unwrap_or(NONE)
+    }
+
+    fn push(&mut self, node: BNode) -> u32 {
+        self.nodes.push(node);
+        u32::try_from(self.nodes.len() - 1).unwrap_or(NONE)
+    }
+
+    /// The leaf at the end of `keys` under a method's root, without creating anything.
+    pub(crate) fn find_leaf(&self, method: u32, keys: &[Key<'_>]) -> Option<&Leaf> {
+        let mut at = *self.roots.get(method as usize)?;
+        for key in keys {
+            match key {
+                Key::Lit(mut text) => {
+                    while let Some(&first) = text.first() {
+                        let node = self.node(at)?;
+                        let child = node
+                            .statics
+                            .iter()
+                            .copied()
+                            .find(|&c| self.node(c).and_then(|n| n.label.first()) == Some(&first))?;
+                        let label = &self.node(child)?.label;
+                        if !text.starts_with(label) {
+                            return None;
+                        }
+                        text = text.get(label.len()..)?;
+                        at = child;
+                    }
+                }
+                Key::Dyn(m) => {
+                    let node = self.node(at)?;
+                    at = node
+                        .dynamics
+                        .iter()
+                        .copied()
+                        .find(|&c| self.node(c).and_then(|n| n.matcher) == Some(*m))?;
+                }
+            }
+        }
+        self.node(at)?.leaf.as_ref()
+    }
+
+    /// Creates the path of `keys` under a method's root and puts `leaf` at its end (the caller has
+    /// checked for conflicts).
+    pub(crate) fn insert(&mut self, method: u32, keys: &[Key<'_>], leaf: Leaf) {
+        let mut at = self.root(method);
+        for key in keys {
+            match key {
+                Key::Lit(mut text) => {
+                    while let Some(&first) = text.first() {
+                        at = self.static_step(at, first, &mut text);
+                    }
+                }
+                Key::Dyn(m) => {
+                    let existing = self.node(at).and_then(|node| {
+                        node.dynamics
+                            .iter()
+                            .copied()
+                            .find(|&c| self.node(c).and_then(|n| n.matcher) == Some(*m))
+                    });
+                    at = match existing {
+                        Some(c) => c,
+                        None => {
+                            let c = self.push(BNode {
+                                matcher: Some(*m),
+                                ..BNode::default()
+                            });
+                            if let Some(node) = self.nodes.get_mut(at as usize) {
+                                node.dynamics.push(c);
+                            }
+                            c
+                        }
+                    };
+                }
+            }
+        }
+        if let Some(node) = self.nodes.get_mut(at as usize) {
+            node.leaf = Some(leaf);
+        }
+    }
+
+    /// Follows (splitting or creating as needed) the static child of `at` that starts with `first`,
+    /// consuming what it matched from `text`; returns the node reached.
+    fn static_step(&mut self, at: u32, first: u8, text: &mut &[u8]) -> u32 {
+        let found = self.node(at).and_then(|node| {
+            node.statics
+                .iter()
+                .enumerate()
+                .find(|(_, &c)| self.node(c).and_then(|n| n.label.first()) == Some(&first))
+                .map(|(slot, &c)| (slot, c))
+        });
+        let Some((slot, child)) = found else {
+            let c = self.push(BNode {
+                label: text.to_vec(),
+                ..BNode::default()
+            });
+            if let Some(node) = self.nodes.get_mut(at as usize) {
+                node.statics.push(c);
+            }
+            *text = &[];
+            return c;
+        };
+        let label = self.node(child).map(|n| n.label.clone()).unwrap_or_default();
+        let cp = common_prefix(&label, text);
+        if cp < label.len() {
+            // Split the edge: `mid` takes the common part, `child` keeps the rest.
+            let mid = self.push(BNode {
+                label: label.get(..cp).unwrap_or_default().to_vec(),
+                statics: vec![child],
+                ..BNode::default()
+            });
+            if let Some(node) = self.nodes.get_mut(child as usize) {
+                node.label = label.get(cp..).unwrap_or_default().to_vec();
+            }
+            if let Some(s) = self.nodes.get_mut(at as usize).and_then(|n| n.statics.get_mut(slot)) {
+                *s = mid;
+            }
+            *text = text.get(cp..).unwrap_or_default();
+            return mid;
+        }
+        *text = text.get(cp..).unwrap_or_default();
+        child
+    }
+
+    /// Nodes reachable from the roots, parents before children, each exactly once; `None` when the
+    /// arena is not a forest (a node reached twice: only possible in a corrupt snapshot).
+    pub(crate) fn topological(&self) -> Option<Vec<u32>> {
+        let mut seen = vec![false; self.nodes.len()];
+        let mut order = Vec::with_capacity(self.nodes.len());
+        for &root in &self.roots {
+            let mut queue = vec![root];
+            while let Some(idx) = queue.pop() {
+                let flag = seen.get_mut(idx as usize)?;
+                if *flag {
+                    return None;
+                }
+                *flag = true;
+                order.push(idx);
+                let node = self.node(idx)?;
+                queue.extend(node.statics.iter().chain(&node.dynamics));
+            }
+        }
+        Some(order)
+    }
+}
+
+/// A node of the flattened tree. Children are contiguous: static children at
+/// `statics..statics + n_statics` (their first bytes in `Flat::first_bytes` at the same indices),
+/// dynamic children at `dynamics..dynamics + n_dynamics`, already in trial order.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct FlatNode {
+    pub(crate) label_start: u32,
+    pub(crate) label_len: u32,
+    pub(crate) statics: u32,
+    pub(crate) n_statics: u32,
+    pub(crate) dynamics: u32,
+    pub(crate) n_dynamics: u32,
+    pub(crate) matcher: u32,
+    /// Smallest leaf rank in this subtree: the search skips a subtree that cannot beat its best.
+    pub(crate) min_rank: u32,
+    pub(crate) leaf_route: u32,
+    pub(crate) leaf_rank: u32,
+    pub(crate) layout_start: u32,
+    pub(crate) layout_len: u32,
+}
+
+/// The immutable, flattened tree walked by `lookup`.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Flat {
+    pub(crate) nodes: Vec<FlatNode>,
+    pub(crate) first_bytes: Vec<u8>,
+    pub(crate) labels: Vec<u8>,
+    pub(crate) layouts: Vec<u8>,
+    /// Root node per method id (`NONE` when the method has no routes).
+    pub(crate) roots: Vec<u32>,
+}
+
+fn to_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(NONE)
+}
+
+/// Flattens the builder. `class` gives the specificity class of a matcher, or `None` in definition
+/// order (dynamic children are then sorted by their subtree's smallest rank: most promising first,
+/// and the search can stop at the first child that cannot win).
+pub(crate) fn flatten(tree: &Tree, class: Option<&dyn Fn(u32) -> u8>) -> Flat {
+    let Some(order) = tree.topological() else {
+        return Flat::default();
+    };
+    let mut min_rank = vec![NONE; tree.nodes.len()];
+    for &idx in order.iter().rev() {
+        let Some(node) = tree.nodes.get(idx as usize) else {
+            continue;
+        };
+        let mut m = node.leaf.as_ref().map_or(NONE, |l| l.rank);
+        for &c in node.statics.iter().chain(&node.dynamics) {
+            m = m.min(min_rank.get(c as usize).copied().unwrap_or(NONE));
+        }
+        if let Some(slot) = min_rank.get_mut(idx as usize) {
+            *slot = m;
+        }
+    }
+    let rank = |c: u32| min_rank.get(c as usize).copied().unwrap_or(NONE);
+
+    let mut flat = Flat::default();
+    // Breadth-first so that each node's children get contiguous indices.
+    let mut queue: Vec<u32> = Vec::with_capacity(tree.nodes.len());
+    for &root in &tree.roots {
+        if rank(root) == NONE {
+            flat.roots.push(NONE);
+            continue;
+        }
+        flat.roots.push(to_u32(queue.len()));
+        queue.push(root);
+        let mut head = queue.len() - 1;
+        while let Some(&old) = queue.get(head) {
+            head += 1;
+            let Some(node) = tree.nodes.get(old as usize) else {
+                continue;
+            };
+            let mut statics: Vec<u32> = node.statics.iter().copied().filter(|&c| rank(c) != NONE).collect();
+            statics.sort_by_key(|&c| rank(c));
+            let mut dynamics: Vec<u32> = node.dynamics.iter().copied().filter(|&c| rank(c) != NONE).collect();
+            match class {
+                Some(class) => dynamics.sort_by_key(|&c| {
+                    let m = tree.nodes.get(c as usize).and_then(|n| n.matcher).unwrap_or(NONE);
+                    (class(m), rank(c))
+                }),
+                None => dynamics.sort_by_key(|&c| rank(c)),
+            }
+            let statics_at = to_u32(queue.len());
+            queue.extend(statics.iter().chain(&dynamics));
+            let label_start = to_u32(flat.labels.len());
+            flat.labels.extend_from_slice(&node.label);
+            let layout_start = to_u32(flat.layouts.len());
+            let (leaf_route, leaf_rank, layout_len) = match &node.leaf {
+                Some(leaf) => {
+                    flat.layouts.extend_from_slice(&leaf.layout);
+                    (leaf.route, leaf.rank, to_u32(leaf.layout.len()))
+                }
+                None => (NONE, NONE, 0),
+            };
+            flat.nodes.push(FlatNode {
+                label_start,
+                label_len: to_u32(node.label.len()),
+                statics: statics_at,
+                n_statics: to_u32(statics.len()),
+                dynamics: statics_at + to_u32(statics.len()),
+                n_dynamics: to_u32(dynamics.len()),
+                matcher: node.matcher.unwrap_or(NONE),
+                min_rank: rank(old),
+                leaf_route,
+                leaf_rank,
+                layout_start,
+                layout_len,
+            });
+            flat.first_bytes.push(node.label.first().copied().unwrap_or(0));
+        }
+    }
+    flat
+}

@@ -1,0 +1,79 @@
+/**
+ * Parameter constraints (SPEC §2): the shortcuts, user regexes in the Rust dialect, and regex blocks.
+ */
+import { type CaptureGroup, DialectError, translateRegex } from './regex-dialect.js';
+
+/** The shortcuts of SPEC §2 and the regex each stands for (the metadata reports the expansion). */
+export const SHORTCUTS: Readonly<Record<string, string>> = {
+  int: '\\d+',
+  slug: '[a-z0-9-]+',
+  alpha: '[a-zA-Z]+',
+  alnum: '[a-zA-Z0-9]+',
+  uuid: '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}',
+  date: '\\d{4}-\\d{2}-\\d{2}',
+  year: '\\d{4}',
+  month: '\\d{2}',
+  day: '\\d{2}',
+};
+
+export interface Constraint {
+  shortcut: string | null;
+  /** Rust-dialect source, normalised: shortcut expanded, outer `^`/`$` dropped (it is anchored anyway). */
+  source: string;
+  /** Tests a whole parameter value. */
+  test: (value: string) => boolean;
+}
+
+export interface RegexBlock {
+  /** The text between the braces, as written (`^(\d{4})/(\d{2})$`). */
+  source: string;
+  /** Anchored at both ends, with `d` so that capture groups report their offsets. */
+  regex: RegExp;
+  groups: CaptureGroup[];
+}
+
+/** A constraint or block that does not compile; `offset` is relative to its source. */
+export class ConstraintError extends Error {
+  readonly offset: number;
+  constructor(message: string, offset: number) {
+    super(message);
+    this.offset = offset;
+  }
+}
+
+function compile(rust: string, flags: string): { regex: RegExp; groups: CaptureGroup[] } {
+  try {
+    const { source, groups } = translateRegex(rust);
+    return { regex: new RegExp(`^(?:${source})$`, flags), groups };
+  } catch (error) {
+    if (error instanceof DialectError) throw new ConstraintError(error.message, error.offset);
+    // A JavaScript SyntaxError does not say where: point at the start of the constraint.
+    throw new ConstraintError(error instanceof Error ? error.message : String(error), 0);
+  }
+}
+
+/** Compiles `written` (the text inside `<…>`). Throws {@link ConstraintError}. */
+export function compileConstraint(written: string): Constraint {
+  const expansion = SHORTCUTS[written];
+  const shortcut = expansion === undefined ? null : written;
+  const source = expansion ?? stripAnchors(written);
+  const { regex } = compile(source, 'u');
+  return { shortcut, source, test: (value) => regex.test(value) };
+}
+
+/** Compiles the text between the braces of `{^…$}`. Throws {@link ConstraintError}. */
+export function compileRegexBlock(written: string): RegexBlock {
+  const { regex, groups } = compile(written, 'du');
+  return { source: written, regex, groups };
+}
+
+/** `^v\d+$` and `v\d+` are the same constraint: the value is matched whole either way. */
+function stripAnchors(written: string): string {
+  let source = written.startsWith('^') ? written.slice(1) : written;
+  if (source.endsWith('$')) {
+    const body = source.slice(0, -1);
+    const backslashes = /\\*$/.exec(body)?.[0].length ?? 0;
+    if (backslashes % 2 === 0) source = body;
+  }
+  return source;
+}
