@@ -7,5 +7,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores: end-to-end suites start servers and browsers, keep parallelism modest.
     maxWorkers: 2,
+    // Installs Debian's chromium when missing (browser tests drive it with playwright-core).
+    globalSetup: ['tests/browser/global-setup.ts'],
   },
 });

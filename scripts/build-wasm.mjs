@@ -38,6 +38,9 @@ export function buildWasm(root) {
   const wasmFile = join(root, OUT, 'arbor_wasm_bg.wasm');
   const previous = existsSync(stampFile) ? readFileSync(stampFile, 'utf8').split('\n') : [];
   const previousKind = previous[0];
+  // wasm-bindgen's nodejs target emits CommonJS; this package is ESM, so mark the folder as CommonJS.
+  mkdirSync(join(root, OUT), { recursive: true });
+  writeFileSync(join(root, OUT, 'package.json'), '{ "type": "commonjs" }\n');
   if (previousKind && existsSync(wasmFile) && previous[1] === fingerprint(root, previousKind)) {
     log(`wasm: up to date (${previousKind} toolchain)`);
     return { rebuilt: false, kind: previousKind, ...sizes(wasmFile) };

@@ -1,8 +1,11 @@
 import { type Engine, type EngineOptions, NOT_FOUND, type RouteInfo } from './engine/engine.js';
-import { createWasmEngine } from './engine/wasm-engine.js';
+import { createWasmEngine, createWasmEngineFromSnapshot } from './engine/wasm-engine.js';
 import { compileParamsBuilder, decode, type ParamsBuilder, readParams, readSpan } from './params-builder.js';
 
 export interface RouterOptions extends EngineOptions {
+  /** Start from a compiled table (`Router#snapshot()` bytes) instead of an empty one: registration then
+   * re-attaches values with {@link Router.attach} instead of compiling patterns. */
+  snapshot?: Uint8Array;
   /** The engine to use; defaults to the WebAssembly engine. Tests pass the reference engine. */
   engine?: (options: EngineOptions) => Engine;
   /**
@@ -53,9 +56,27 @@ export class Router<T> {
   readonly #statics: Map<string, Map<string, RouteMatch<T>>> | null;
 
   constructor(options: RouterOptions = {}) {
-    const { engine = createWasmEngine, staticMap = true, ...engineOptions } = options;
-    this.#engine = engine(engineOptions);
+    const { engine = createWasmEngine, staticMap = true, snapshot, ...engineOptions } = options;
+    this.#engine = snapshot === undefined ? engine(engineOptions) : createWasmEngineFromSnapshot(snapshot);
     this.#statics = staticMap ? new Map() : null;
+  }
+
+  /** The compiled table as bytes (versioned, checksummed), for the route cache. */
+  snapshot(): Uint8Array {
+    const engine = this.#engine as Engine & { serialize?(): Uint8Array };
+    if (engine.serialize === undefined) throw new Error('this engine cannot take snapshots');
+    return engine.serialize();
+  }
+
+  /**
+   * Attaches a value to route `id` of a router built from a snapshot, in place of {@link add}: nothing is
+   * parsed or compiled. The caller guarantees (by fingerprint) that the snapshot holds the same routes.
+   */
+  attach(id: number, value: T): RouteInfo {
+    const info = this.#engine.route(id);
+    if (info === undefined) throw new RangeError(`the snapshot has no route ${id}`);
+    this.#remember(info, value);
+    return info;
   }
 
   /** Registers `pattern` for one method or several. Throws a `RouteError` on a malformed pattern or a
@@ -63,8 +84,14 @@ export class Router<T> {
   add(method: string | readonly string[], pattern: string, value: T): RouteInfo {
     const methods = (typeof method === 'string' ? [method] : method).map((m) => m.toUpperCase());
     const { id } = this.#engine.insert(methods, pattern);
-    const info = this.#engine.routes()[id];
+    const info = this.#engine.route(id);
     if (info === undefined) throw new Error(`the engine did not report route ${id}`);
+    this.#remember(info, value);
+    return info;
+  }
+
+  #remember(info: RouteInfo, value: T): void {
+    const id = info.id;
     this.#values[id] = value;
     const names = info.params.map((p) => p.name);
     this.#shapes[id] = {
@@ -73,8 +100,7 @@ export class Router<T> {
       fixed: info.params.every((p) => !p.optional) && info.captures === 0,
       build: compileParamsBuilder(names),
     };
-    if (info.isStatic) this.#rememberStatic(methods, pattern, id, value);
-    return info;
+    if (info.isStatic) this.#rememberStatic(info.methods, info.pattern, id, value);
   }
 
   /** Asks the engine for the static path just added and keeps its answer in the map. */

@@ -123,6 +123,13 @@ impl Engine {
         self.router.to_json()
     }
 
+    /// One route's metadata as a one-element JSON array (`[]` for an unknown id).
+    pub fn route_json(&self, id: u32) -> String {
+        self.router
+            .route_json(id)
+            .unwrap_or_else(|| "[]".to_owned())
+    }
+
     /// The compiled table as bytes (format versioned; see `arbor_router::Router::serialize`).
     pub fn serialize(&self) -> Vec<u8> {
         self.router.serialize()

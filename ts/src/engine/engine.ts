@@ -73,4 +73,6 @@ export interface Engine {
   readonly matchedPath: string;
   allowedMethods(path: string): string[];
   routes(): RouteInfo[];
+  /** One route's metadata (cheap: registration asks for it after every insert). */
+  route(id: number): RouteInfo | undefined;
 }

@@ -24,6 +24,7 @@ interface WasmEngine {
   lookup_str(method: string, path: string): number;
   allowed_methods(path: string): string;
   routes_json(): string;
+  route_json(id: number): string;
   serialize(): Uint8Array;
 }
 interface WasmBindings {
@@ -121,6 +122,13 @@ class WasmRouteEngine implements Engine {
       this.#refreshViews();
     }
     return this.#routes;
+  }
+
+  route(id: number): RouteInfo | undefined {
+    if (this.#routes !== null) return this.#routes[id];
+    const [info] = JSON.parse(this.#wasm.route_json(id)) as RouteInfo[];
+    this.#refreshViews();
+    return info;
   }
 
   serialize(): Uint8Array {

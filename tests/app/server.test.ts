@@ -1,0 +1,97 @@
+/** Serving: run() (PORT, ARBOR_NO_LISTEN), the node listener in a foreign server, graceful close. */
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { Application, memoryLogger } from '../../ts/src/app/index.js';
+import { withEngine } from './support/engine.js';
+import { listen } from './support/transport.js';
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+describe('run()', () => {
+  test('ARBOR_NO_LISTEN=1 registers everything and returns a server that does not listen', () => {
+    vi.stubEnv('ARBOR_NO_LISTEN', '1');
+    const app = new Application(withEngine());
+    app.get('/x', (_q, r) => r);
+    const server = app.run();
+    expect(server.listening).toBe(false);
+    expect(app.routeTable()).toHaveLength(1);
+    expect(Application.current()).toBe(app);
+  });
+
+  test('listens on PORT (0 = any free port) and closes gracefully', async () => {
+    vi.stubEnv('PORT', '0');
+    const logger = memoryLogger();
+    const app = new Application(withEngine({ logger, host: '127.0.0.1' }));
+    app.get('/', (_q, res) => res.json({ ok: true }));
+    const server = app.run();
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    expect(port).toBeGreaterThan(0);
+    expect(logger.lines[0]).toBe(`Arbor listening on http://127.0.0.1:${port}`);
+    expect(await (await fetch(`http://127.0.0.1:${port}/`)).json()).toEqual({ ok: true });
+    await app.close();
+    expect(server.listening).toBe(false);
+  });
+
+  test('config.port wins over PORT; a bad PORT is a clear error', () => {
+    vi.stubEnv('PORT', 'eighty');
+    expect(() => new Application(withEngine()).run()).toThrow(/PORT=eighty is not a port number/);
+  });
+});
+
+describe('adapters', () => {
+  test('app.listener mounts in an existing node:http server', async () => {
+    const app = new Application(withEngine());
+    app.get('/mounted', (_q, res) => res.send('here'));
+    const handler = app.handler();
+    expect(handler).toBe(app.listener);
+    const server = createServer((req, res) => {
+      if (req.url?.startsWith('/other')) res.end('other');
+      else handler(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    expect(await (await fetch(`http://127.0.0.1:${port}/mounted`)).text()).toBe('here');
+    expect(await (await fetch(`http://127.0.0.1:${port}/other`)).text()).toBe('other');
+    server.close();
+  });
+
+  test('app.fetch is a standalone function (for `export default { fetch: app.fetch }`)', async () => {
+    const app = new Application(withEngine());
+    app.get('/f', (_q, res) => res.send('fetched'));
+    const { fetch: serve } = app;
+    expect(await (await serve(new Request('http://x/f'))).text()).toBe('fetched');
+  });
+});
+
+describe('graceful close', () => {
+  test('in-flight requests complete; new connections are refused', async () => {
+    const app = new Application(withEngine());
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started: () => void = () => {};
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    app.get('/slow', async (_q, res) => {
+      started();
+      await gate;
+      return res.send('finished');
+    });
+    const { server, base } = await listen(app);
+    const inFlight = fetch(`${base}/slow`).then((r) => r.text());
+    await running;
+    const closed = server.closeGracefully(5000);
+    await expect(fetch(`${base}/slow`)).rejects.toThrow();
+    release();
+    expect(await inFlight).toBe('finished');
+    await closed;
+    expect(server.listening).toBe(false);
+  });
+});

@@ -1,0 +1,131 @@
+/** The tasks reference application, row by row of the original's table 4.7, over both transports. */
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { createTasksApp } from '../../ts/examples/tasks/app.js';
+import { memoryLogger } from '../../ts/src/app/index.js';
+import { withEngine } from '../app/support/engine.js';
+import { type Client, transports } from '../app/support/transport.js';
+
+const json = { 'Content-Type': 'application/json' };
+
+describe.each(transports)('tasks API over $name (original 4.7)', (transport) => {
+  let client: Client;
+  let log: ReturnType<typeof memoryLogger>;
+  beforeEach(async () => {
+    log = memoryLogger();
+    client = await transport.connect(createTasksApp({ config: withEngine(), requestLog: log }));
+  });
+  afterEach(() => client.close());
+  const create = async (title: unknown) =>
+    client.request('/tasks', { method: 'POST', headers: json, body: JSON.stringify({ title }) });
+
+  test('GET / → 200 { message, version }', async () => {
+    const reply = await client.request('/');
+    expect(reply.status).toBe(200);
+    expect(reply.json()).toEqual({ message: expect.any(String), version: '1.0.0' });
+  });
+
+  test('GET /tasks → 200 list of Task', async () => {
+    expect((await client.request('/tasks')).json()).toEqual([]);
+    const task = (await create('one')).json();
+    const reply = await client.request('/tasks');
+    expect(reply.status).toBe(200);
+    expect(reply.json()).toEqual([task]);
+  });
+
+  test('POST /tasks → 201 Task with a generated id, completed false, created_at Y-m-d H:i:s', async () => {
+    const reply = await create('Write the docs');
+    expect(reply.status).toBe(201);
+    const task = reply.json();
+    expect(task).toEqual({
+      id: expect.any(String),
+      title: 'Write the docs',
+      completed: false,
+      created_at: expect.any(String),
+    });
+    expect(task.created_at).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(Math.abs(Date.parse(`${task.created_at.replace(' ', 'T')}Z`) - Date.now())).toBeLessThan(60_000);
+    expect(reply.headers.get('location')).toBe(`/tasks/${task.id}`);
+    expect((await create('another')).json().id).not.toBe(task.id);
+  });
+
+  test.each([
+    ['absent', undefined],
+    ['empty', ''],
+    ['blank', '   '],
+    ['not a string', 42],
+  ])('POST /tasks with the title %s → 400 { error }', async (_label, title) => {
+    const reply = await create(title);
+    expect(reply.status).toBe(400);
+    expect(reply.json().error).toMatch(/title/);
+  });
+
+  test('GET /tasks/:id → 200 Task; unknown id → 404 { error }', async () => {
+    const task = (await create('find me')).json();
+    expect((await client.request(`/tasks/${task.id}`)).json()).toEqual(task);
+    const missing = await client.request('/tasks/nope');
+    expect(missing.status).toBe(404);
+    expect(missing.json()).toMatchObject({ error: 'Task not found' });
+  });
+
+  test('PUT /tasks/:id → 200 merged Task (id and created_at kept); unknown id → 404', async () => {
+    const task = (await create('draft')).json();
+    const reply = await client.request(`/tasks/${task.id}`, {
+      method: 'PUT',
+      headers: json,
+      body: JSON.stringify({ completed: true, id: 'hijack', created_at: 'yesterday' }),
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.json()).toEqual({ ...task, completed: true });
+    expect((await client.request(`/tasks/${task.id}`)).json().completed).toBe(true);
+    const renamed = await client.request(`/tasks/${task.id}`, {
+      method: 'PUT',
+      headers: json,
+      body: '{"title":"final"}',
+    });
+    expect(renamed.json()).toEqual({ ...task, completed: true, title: 'final' });
+    const missing = await client.request('/tasks/nope', { method: 'PUT', headers: json, body: '{}' });
+    expect(missing.status).toBe(404);
+    expect(missing.json().error).toBe('Task not found');
+    const bad = await client.request(`/tasks/${task.id}`, {
+      method: 'PUT',
+      headers: json,
+      body: '{"completed":"yes"}',
+    });
+    expect(bad.status).toBe(400);
+  });
+
+  test('DELETE /tasks/:id → 204 empty; unknown id → 404', async () => {
+    const task = (await create('bye')).json();
+    const reply = await client.request(`/tasks/${task.id}`, { method: 'DELETE' });
+    expect([reply.status, reply.text]).toEqual([204, '']);
+    expect((await client.request(`/tasks/${task.id}`)).status).toBe(404);
+    const again = await client.request(`/tasks/${task.id}`, { method: 'DELETE' });
+    expect(again.status).toBe(404);
+    expect(again.json().error).toBe('Task not found');
+  });
+
+  test('logging middleware: one line per request with method, path and milliseconds', async () => {
+    await client.request('/tasks');
+    await client.request('/tasks/x');
+    expect(log.lines).toHaveLength(2);
+    expect(log.lines[0]).toMatch(/^GET \/tasks 200 \d+\.\dms$/);
+    expect(log.lines[1]).toMatch(/^GET \/tasks\/x 404 \d+\.\dms$/);
+  });
+
+  test('CORS middleware: the three headers of the original on every answer', async () => {
+    for (const reply of [
+      await client.request('/tasks'),
+      await create(''),
+      await client.request('/tasks/x'),
+    ]) {
+      expect(reply.headers.get('access-control-allow-origin')).toBe('*');
+      expect(reply.headers.get('access-control-allow-methods')).toBe('GET, POST, PUT, DELETE, OPTIONS');
+      expect(reply.headers.get('access-control-allow-headers')).toBe('Content-Type');
+    }
+  });
+
+  test('named routes generate their URLs', async () => {
+    const app = createTasksApp({ config: withEngine() });
+    expect(app.route('tasks.show', { id: 'a b' })).toBe('/tasks/a%20b');
+  });
+});

@@ -1,0 +1,37 @@
+/**
+ * The docs tests want the real Application, whose default engine is the WebAssembly one. Where that
+ * engine cannot load (the package `ts/src/engine/wasm-pkg/` not built yet, or not loadable under vitest),
+ * the reference engine stands in: same interface, same route metadata. Test files that need the
+ * Application call
+ *   vi.mock('…/engine/wasm-engine.js', async (o) => (await import('…/engine-fallback.js')).wasmOrReference(o))
+ * so they run on a fresh checkout; `engineInUse` says which engine served.
+ */
+export let engineInUse: 'wasm' | 'reference' = 'wasm';
+
+export async function wasmOrReference(
+  importOriginal: () => Promise<unknown>,
+): Promise<Record<string, unknown>> {
+  try {
+    const original = (await importOriginal()) as Record<string, unknown>;
+    engineInUse = 'wasm';
+    return original;
+  } catch (error) {
+    console.warn(
+      `[docs tests] the WebAssembly engine did not load (${(error as Error).message.split('\n')[0]}); using the reference engine`,
+    );
+    const { createReferenceEngine } = await import('../../ts/src/engine/reference/index.js');
+    engineInUse = 'reference';
+    const unavailable = () => {
+      throw new Error('the WebAssembly engine is not loadable: snapshots need it');
+    };
+    // While the engine interface grows, fill `route(id)` from `routes()` if the reference engine lags.
+    const createWasmEngine = (options: object) => {
+      const engine = createReferenceEngine(options) as ReturnType<typeof createReferenceEngine> & {
+        route?: (id: number) => unknown;
+      };
+      if (typeof engine.route !== 'function') engine.route = (id: number) => engine.routes()[id];
+      return engine;
+    };
+    return { createWasmEngine, createWasmEngineFromSnapshot: unavailable };
+  }
+}

@@ -1,0 +1,203 @@
+/**
+ * The products reference application (the original's §4.8): a paginated catalogue with bearer
+ * authentication on writes, plus the versioned users listing (`/api/v1/users` deprecated, `/api/v2/users`).
+ */
+
+/**
+ * @schema Product
+ * @property {integer} id - Product id
+ * @property {string} name - Product name
+ * @property {string} description - Free text
+ * @property {number} price - Price in USD, greater than 0
+ * @property {integer} categoryId - Category (1 electronics, 2 books, 3 home)
+ * @property {array<string>} tags - Labels
+ * @property {string} createdAt - Creation time (ISO 8601)
+ * @property {string} updatedAt - Last change (ISO 8601)
+ */
+
+/**
+ * @schema ProductList
+ * @property {array<Product>} data - The products of this page
+ * @property {integer} total - Products matching the filters, all pages
+ * @property {integer} page - This page (from 1)
+ * @property {integer} limit - Page size
+ */
+
+/**
+ * @schema Error
+ * @property {string} error - What went wrong
+ * @property {integer} code - The HTTP status code
+ */
+
+/**
+ * @schema ApiError
+ * @property {string} error - What went wrong
+ * @property {string} code - A stable error code
+ * @property {string} timestamp - When (ISO 8601)
+ * @property {string} path - The request path
+ */
+
+/**
+ * @schema ValidationError
+ * @property {string} error - Which fields are missing or invalid
+ * @property {integer} code - 400
+ * @property {array<string>} fields - The fields concerned
+ */
+
+/**
+ * @schema AuthError
+ * @property {string} error - Missing bearer token, or Invalid bearer token
+ * @property {integer} code - 401
+ */
+
+/**
+ * @schema User
+ * @property {integer} id - User id
+ * @property {string} name - Display name
+ * @property {string} email - Contact address (v2 only)
+ */
+import {
+  Application,
+  type ApplicationConfig,
+  cors,
+  type Logger,
+  type Registrar,
+  requestLogger,
+} from '../../src/app/index.js';
+import { mountReferenceDocs } from '../docs.js';
+import { bearerAuth, configuredToken } from './auth.js';
+import { Catalog } from './catalog.js';
+import { ProductController } from './controller.js';
+
+export interface ProductsOptions {
+  catalog?: Catalog;
+  /** The bearer token writes need (default: `API_TOKEN`, else `demo-token`). */
+  token?: string;
+}
+
+/** Registers the products API under `/api` on an application (it also names the `auth` middleware). */
+export function registerProducts(app: Application, options: ProductsOptions = {}): void {
+  app.alias('auth', bearerAuth(options.token ?? configuredToken()));
+  const products = new ProductController(options.catalog ?? new Catalog());
+  app.group('/api', (api) => registerApiRoutes(api, products));
+}
+
+function registerApiRoutes(api: Registrar, products: ProductController): void {
+  /**
+   * @summary List products
+   * @description Paginated; filter by category (id or name) and by a search text in name and description.
+   * @param {integer} page.query.optional - Page number, from 1 (default 1)
+   * @param {integer} limit.query.optional - Page size, 1 to 100 (default 10)
+   * @param {string} category.query.optional - Category id or name
+   * @param {string} search.query.optional - Text to look for
+   * @produces application/json
+   * @response 200 {ProductList} One page of products
+   * @response 400 {Error} page or limit is not a positive integer
+   * @tags Products
+   */
+  api.get('/products', [products, 'index']).name('products.index');
+
+  /**
+   * @summary Show a product
+   * @param {integer} id.path.required - Product id
+   * @produces application/json
+   * @response 200 {Product} The product
+   * @response 404 {Error} No product has this id
+   * @tags Products
+   */
+  api.get('/products/:id<int>', [products, 'show']).name('products.show');
+
+  /**
+   * @summary Create a product
+   * @param {string} name.body.required - Product name
+   * @param {string} description.body.optional - Free text
+   * @param {number} price.body.required - Price in USD, greater than 0
+   * @param {integer} categoryId.body.required - Category id
+   * @param {array} tags.body.optional - Labels
+   * @produces application/json
+   * @response 201 {Product} The new product
+   * @response 400 {ValidationError} A required field is missing or a value is invalid
+   * @response 401 {AuthError} Missing or invalid bearer token
+   * @security bearerAuth
+   * @example request
+   * { "name": "USB-C cable", "price": 9.99, "categoryId": 1 }
+   * @tags Products
+   */
+  api.post('/products', [products, 'store']).name('products.store').middleware('auth');
+
+  /**
+   * @summary Update a product
+   * @param {integer} id.path.required - Product id
+   * @param {string} name.body.optional - Product name
+   * @param {string} description.body.optional - Free text
+   * @param {number} price.body.optional - Price in USD, greater than 0
+   * @param {integer} categoryId.body.optional - Category id
+   * @produces application/json
+   * @response 200 {Product} The updated product
+   * @response 400 {ValidationError} A value is invalid
+   * @response 401 {AuthError} Missing or invalid bearer token
+   * @response 404 {Error} No product has this id
+   * @security bearerAuth
+   * @tags Products
+   */
+  api.put('/products/:id<int>', [products, 'update']).name('products.update').middleware('auth');
+
+  /**
+   * @summary Delete a product
+   * @param {integer} id.path.required - Product id
+   * @response 204 Deleted
+   * @response 401 {AuthError} Missing or invalid bearer token
+   * @response 404 {Error} No product has this id
+   * @security bearerAuth
+   * @tags Products
+   */
+  api.delete('/products/:id<int>', [products, 'destroy']).name('products.destroy').middleware('auth');
+
+  /**
+   * @summary List users (v1)
+   * @description Deprecated: use `GET /api/v2/users`, which adds the e-mail address.
+   * @produces application/json
+   * @response 200 {array<User>} Users with id and name
+   * @deprecated true
+   * @tags Users
+   */
+  api.get('/v1/users', [products, 'usersV1']).name('users.v1');
+
+  /**
+   * @summary List users (v2)
+   * @produces application/json
+   * @response 200 {array<User>} Users with id, name and e-mail
+   * @tags Users
+   */
+  api.get('/v2/users', [products, 'usersV2']).name('users.v2');
+}
+
+export interface ProductsAppOptions extends ProductsOptions {
+  config?: ApplicationConfig;
+  /** Where the request log goes (default: the application's logger, else the console). */
+  requestLog?: Pick<Logger, 'info'>;
+}
+
+/** CORS for the products API: the original's headers, plus `Authorization` so browsers can send the token. */
+export const productsCors = () => cors({ headers: ['Content-Type', 'Authorization'] });
+
+/** The products application on its own, with request logging and CORS. */
+export function createProductsApp(options: ProductsAppOptions = {}): Application {
+  const app = new Application({
+    openapi: {
+      info: {
+        title: 'Products API',
+        version: '1.0.0',
+        description: 'A product catalogue with bearer auth on writes',
+      },
+      servers: [{ url: 'http://localhost:3000', description: 'Local development' }],
+    },
+    ...options.config,
+  });
+  const log = options.requestLog ?? options.config?.logger;
+  app.middleware(requestLogger(log === undefined ? {} : { logger: log }));
+  app.middleware(productsCors());
+  registerProducts(app, options);
+  mountReferenceDocs(app);
+  return app;
+}

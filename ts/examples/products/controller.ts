@@ -1,0 +1,73 @@
+/** The products API handlers, registered with `[controller, 'method']` array callables. */
+import type { Request, Response } from '../../src/app/index.js';
+import type { Catalog } from './catalog.js';
+import { checkCreate, checkUpdate, positiveInt } from './validation.js';
+
+const USERS = [
+  { id: 1, name: 'Ada Lovelace', email: 'ada@example.com' },
+  { id: 2, name: 'Alan Turing', email: 'alan@example.com' },
+];
+
+const badRequest = (res: Response, error: string) => res.status(400).json({ error, code: 400 });
+const notFound = (res: Response) => res.status(404).json({ error: 'Product not found', code: 404 });
+
+export class ProductController {
+  readonly #catalog: Catalog;
+
+  constructor(catalog: Catalog) {
+    this.#catalog = catalog;
+  }
+
+  index(req: Request, res: Response): Response {
+    const page = positiveInt(req.query('page', '1'));
+    const limit = positiveInt(req.query('limit', '10'), 100);
+    if (page === null) return badRequest(res, 'page must be a positive integer');
+    if (limit === null) return badRequest(res, 'limit must be an integer from 1 to 100');
+    const category = req.query('category');
+    const search = req.query('search');
+    return res.json(
+      this.#catalog.list({
+        page,
+        limit,
+        ...(category === undefined ? {} : { category }),
+        ...(search === undefined ? {} : { search }),
+      }),
+    );
+  }
+
+  show(req: Request, res: Response): Response {
+    const product = this.#catalog.get(Number(req.param('id')));
+    return product === undefined ? notFound(res) : res.json(product);
+  }
+
+  store(req: Request, res: Response): Response {
+    const checked = checkCreate(req.json());
+    if (!checked.ok) return res.status(400).json({ error: checked.error, code: 400, fields: checked.fields });
+    const product = this.#catalog.create(checked.value);
+    return res.status(201).header('Location', `/api/products/${product.id}`).json(product);
+  }
+
+  update(req: Request, res: Response): Response {
+    const id = Number(req.param('id'));
+    if (this.#catalog.get(id) === undefined) return notFound(res);
+    const checked = checkUpdate(req.json());
+    if (!checked.ok) return res.status(400).json({ error: checked.error, code: 400, fields: checked.fields });
+    return res.json(this.#catalog.update(id, checked.value));
+  }
+
+  destroy(req: Request, res: Response): Response {
+    return this.#catalog.delete(Number(req.param('id'))) ? res.status(204).send() : notFound(res);
+  }
+
+  /** v1: id and name only; deprecated in favour of v2 (RFC 9745 `Deprecation`, successor `Link`). */
+  usersV1(_req: Request, res: Response): Response {
+    return res
+      .header('Deprecation', 'true')
+      .header('Link', '</api/v2/users>; rel="successor-version"')
+      .json(USERS.map(({ id, name }) => ({ id, name })));
+  }
+
+  usersV2(_req: Request, res: Response): Response {
+    return res.json(USERS);
+  }
+}

@@ -1,0 +1,321 @@
+/**
+ * The application: registration (verbs, groups, resources, names, bindings, fallback, middleware) and the
+ * three ways to serve it — `run()` (node:http), `listener` (mount in an existing server) and `fetch()`.
+ *
+ * @example
+ * import { Application, cors, requestLogger } from 'arbor-router';
+ *
+ * const app = new Application({ openapi: { info: { title: 'Tasks', version: '1.0.0' } } });
+ * app.middleware(requestLogger());
+ * app.middleware(cors());
+ * app.get('/tasks/:id<int>', (req, res) => res.json({ id: Number(req.param('id')) })).name('tasks.show');
+ * app.run(); // PORT or 3000
+ */
+import type { RequestListener } from 'node:http';
+import type { RouteInfo } from '../engine/engine.js';
+import { RouteError } from '../errors.js';
+import { type FetchInfo, handleFetch } from '../http/fetch-adapter.js';
+import { createNodeListener } from '../http/node-listener.js';
+import { type ArborServer, createArborServer } from '../http/server.js';
+import { Router } from '../router.js';
+import { MiddlewareAliases } from './aliases.js';
+import { DEFAULT_BODY_LIMIT } from './body.js';
+import { captureCallSite } from './call-site.js';
+import { type ApplicationConfig, portFromEnv } from './config.js';
+import { Group, type RouteSink } from './group.js';
+import {
+  type ControllerInstances,
+  type ResolvedHandler,
+  type RouteHandler,
+  resolveHandler,
+} from './handler.js';
+import { type BindingResolver, dispatch, type IncomingInput, type KernelState } from './kernel.js';
+import { consoleLogger, type Logger } from './logger.js';
+import { type Middleware, type MiddlewareFactory, type MiddlewareRef, toReferences } from './middleware.js';
+import { joinPath, Registrar, VERBS } from './registrar.js';
+import type { Response } from './response.js';
+import { type RegisteredRoute, Route, type RouteOwner } from './route.js';
+import { MemoryRateLimitStore, throttleFactory } from './throttle.js';
+import { generateUrl, type UrlParams } from './url.js';
+
+let lastCreated: Application | null = null;
+let lastRun: Application | null = null;
+
+export class Application extends Registrar {
+  readonly config: Readonly<ApplicationConfig>;
+  readonly router: Router<Route>;
+  readonly #logger: Logger;
+  readonly #routes: Route[] = [];
+  readonly #names = new Map<string, Route>();
+  readonly #aliases = new MiddlewareAliases();
+  readonly #global: MiddlewareRef[] = [];
+  readonly #bindings = new Map<string, BindingResolver>();
+  readonly #instances: ControllerInstances = new WeakMap();
+  readonly #methods = new Set<string>(VERBS);
+  readonly #chains = new Map<Route, Middleware[]>();
+  #globalChain: Middleware[] | null = null;
+  #fallback: ResolvedHandler | null = null;
+  #infos: RouteInfo[] | null = null;
+  #server: ArborServer | null = null;
+  readonly #kernel: KernelState;
+  readonly #owner: RouteOwner & RouteSink;
+
+  constructor(config: ApplicationConfig = {}) {
+    super();
+    this.config = config;
+    this.#logger = config.logger ?? consoleLogger;
+    const { engine, order, trailingSlash = true } = config;
+    this.router = new Router<Route>({
+      ...(engine === undefined ? {} : { engine }),
+      ...(order === undefined ? {} : { order }),
+      trailingSlash: trailingSlash === true,
+    });
+    this.#aliases.set('throttle', throttleFactory(config.rateLimitStore ?? new MemoryRateLimitStore()));
+    const app = this;
+    this.#owner = {
+      nameRoute: (route, name) => this.#nameRoute(route, name),
+      invalidate: () => this.#invalidate(),
+      register: (methods, pattern, handler, group) => this.#register(methods, pattern, handler, group),
+    };
+    this.#kernel = {
+      router: this.router,
+      settings: {
+        bodyLimit: config.bodyLimit ?? DEFAULT_BODY_LIMIT,
+        maxUrlLength: config.maxUrlLength ?? 8192,
+        methodNotAllowed: config.methodNotAllowed ?? true,
+        trailingSlash,
+      },
+      logger: this.#logger,
+      bindings: this.#bindings,
+      get fallback() {
+        return app.#fallback;
+      },
+      isKnownMethod: (method) => this.#methods.has(method),
+      globalMiddleware: () => {
+        this.#globalChain ??= this.#global.map((ref) => this.#aliases.resolve(ref));
+        return this.#globalChain;
+      },
+      routeMiddleware: (route) => {
+        let chain = this.#chains.get(route);
+        if (chain === undefined) {
+          chain = route.middlewareChain().map((ref) => this.#aliases.resolve(ref));
+          this.#chains.set(route, chain);
+        }
+        return chain;
+      },
+    };
+    this.listener = createNodeListener((input) => this.dispatch(input), this.#logger);
+    lastCreated = this;
+  }
+
+  /** The application `route()` and tooling use: the last one that called `run()`, else the last created. */
+  static current(): Application | null {
+    return lastRun ?? lastCreated;
+  }
+
+  /**
+   * Application-wide middleware, outermost first. It runs for every request that reaches routing —
+   * 404, 405 and automatic OPTIONS included — before group and route middleware.
+   */
+  middleware(refs: MiddlewareRef | readonly MiddlewareRef[]): this {
+    this.#global.push(...toReferences(refs));
+    this.#invalidate();
+    return this;
+  }
+
+  /**
+   * Names a middleware (or a factory) for use by reference.
+   *
+   * @example
+   * app.alias('auth', async (req, next) => (req.bearerToken() ? next.handle(req) : new Response().status(401).json({ error: 'Unauthorized' })));
+   * // A factory, referenced as 'role:admin,editor' → ('admin', 'editor'). Wrapping it in middlewareFactory()
+   * // types its middleware for TypeScript and lets a bare 'role' call it with no arguments.
+   * app.alias('role', middlewareFactory((...roles) => async (req, next) => …));
+   */
+  alias(name: string, middleware: Middleware): this;
+  alias(name: string, factory: MiddlewareFactory): this;
+  alias(name: string, middleware: Middleware | MiddlewareFactory): this {
+    this.#aliases.set(name, middleware);
+    this.#invalidate();
+    return this;
+  }
+
+  /**
+   * Resolves a route parameter into a value passed to the handler after `res` (in parameter order).
+   * `null`/`undefined` answers 404. Applies to every parameter with that name (`{post}` or `:post`).
+   *
+   * @example
+   * app.bind('post', async (id) => posts.find(id));
+   * app.get('/posts/{post}', (req, res, post) => res.json(post));
+   */
+  bind(name: string, resolver: BindingResolver): this {
+    this.#bindings.set(name, resolver);
+    return this;
+  }
+
+  /** The handler for requests no route matches (instead of the default 404). */
+  fallback(handler: RouteHandler): this {
+    this.#fallback = resolveHandler(handler, this.#instances);
+    return this;
+  }
+
+  /**
+   * The path of a named route. Values are percent-encoded and checked against their constraints; extra
+   * parameters become the query string. Throws `UNKNOWN_ROUTE`, `MISSING_PARAMETER` or `INVALID_PARAMETER`.
+   *
+   * @example app.route('tasks.show', { id: 42, tab: 'notes' }) // '/tasks/42?tab=notes'
+   */
+  route(name: string, params?: UrlParams): string {
+    const route = this.#names.get(name);
+    if (route === undefined) throw new RouteError('UNKNOWN_ROUTE', `no route is named "${name}"`);
+    return generateUrl(route.pattern, this.#routeInfos()[route.id], params);
+  }
+
+  /** Every route with its metadata, middleware names, handler and call site (for the exporter and CLI). */
+  routeTable(): RegisteredRoute[] {
+    const infos = this.#routeInfos();
+    return this.#routes.flatMap((route) => {
+      const info = infos[route.id];
+      return info === undefined ? [] : [route.describe(info)];
+    });
+  }
+
+  /** Serves one request, transport-neutral (what both adapters call). Never rejects. */
+  dispatch(input: IncomingInput): Promise<Response> {
+    return dispatch(this.#kernel, input);
+  }
+
+  /** The node:http request listener: `http.createServer(app.listener)`. */
+  readonly listener: RequestListener;
+
+  /** The same listener, as a method. */
+  handler(): RequestListener {
+    return this.listener;
+  }
+
+  /** Serves a web-standard `Request` (fetch-based runtimes, tests). */
+  readonly fetch = (request: globalThis.Request, info?: FetchInfo): Promise<globalThis.Response> =>
+    handleFetch((input) => this.dispatch(input), request, info);
+
+  /** A node:http server for this application, not yet listening. */
+  createServer(): ArborServer {
+    return createArborServer(this.listener);
+  }
+
+  /**
+   * Starts a node:http server on `config.port`, else `PORT`, else 3000, and returns it. With
+   * `ARBOR_NO_LISTEN=1` (the CLI's mode) it registers nothing more and does not listen. Call it last.
+   */
+  run(): ArborServer {
+    lastRun = this;
+    const server = this.createServer();
+    this.#server = server;
+    if (process.env.ARBOR_NO_LISTEN === '1') return server;
+    const port = this.config.port ?? portFromEnv() ?? 3000;
+    server.listen(port, this.config.host, () => {
+      const address = server.address();
+      const shown = typeof address === 'object' && address !== null ? address.port : port;
+      this.#logger.info(`Arbor listening on http://${this.config.host ?? 'localhost'}:${shown}`);
+    });
+    const stop = () => {
+      void this.close().then(() => process.exit(0));
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+    server.once('close', () => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+    });
+    return server;
+  }
+
+  /** Closes the server `run()` started: in-flight requests finish, new connections are refused. */
+  async close(graceMs?: number): Promise<void> {
+    await this.#server?.closeGracefully(graceMs);
+  }
+
+  protected addRoute(methods: readonly string[], uri: string, handler: RouteHandler): Route {
+    return this.#register(methods, joinPath('', uri), handler, null);
+  }
+
+  protected childGroup(prefix: string): Group {
+    return new Group(this.#owner, joinPath('', prefix), null);
+  }
+
+  #register(methods: readonly string[], pattern: string, handler: RouteHandler, group: Group | null): Route {
+    const callSite = captureCallSite();
+    const at = (error: unknown): unknown => {
+      if (error instanceof Error && callSite !== null)
+        error.message += ` (registered at ${callSite.file}:${callSite.line})`;
+      return error;
+    };
+    let route: Route;
+    try {
+      route = new Route(this.#owner, {
+        id: this.#routes.length,
+        pattern,
+        group,
+        handler: resolveHandler(handler, this.#instances),
+        callSite,
+      });
+      const info = this.router.add(methods, pattern, route);
+      if (info.id !== route.id)
+        throw new Error(`internal: the engine gave id ${info.id}, expected ${route.id}`);
+      route.attach(info);
+      this.#infos = null;
+      this.#routes.push(route);
+      for (const method of info.methods) this.#methods.add(method);
+      if (info.shadowedBy !== null) this.#warnShadowed(route, info.shadowedBy);
+    } catch (error) {
+      throw at(error);
+    }
+    return route;
+  }
+
+  #nameRoute(route: Route, name: string): void {
+    const existing = this.#names.get(name);
+    if (existing !== undefined && existing !== route) {
+      throw new RouteError('DUPLICATE_NAME', `route name "${name}" is already used by ${existing.pattern}`, {
+        pattern: route.pattern,
+        conflictsWith: existing.pattern,
+      });
+    }
+    this.router.setName(route.id, name);
+    const previous = route.getName();
+    if (previous !== null) this.#names.delete(previous);
+    this.#names.set(name, route);
+    this.#infos = null;
+  }
+
+  #invalidate(): void {
+    this.#chains.clear();
+    this.#globalChain = null;
+  }
+
+  #routeInfos(): RouteInfo[] {
+    this.#infos ??= this.router.routes();
+    return this.#infos;
+  }
+
+  #warnShadowed(route: Route, by: number): void {
+    const earlier = this.#routes[by];
+    const where = (r: Route | undefined) => (r?.callSite ? ` (${r.callSite.file}:${r.callSite.line})` : '');
+    this.#logger.warn(
+      `route ${route.methods.join('|')} ${route.pattern}${where(route)} can never match: ` +
+        `${earlier?.pattern ?? `route #${by}`}${where(earlier)} is defined first and matches every path it matches`,
+    );
+  }
+}
+
+/**
+ * The path of a named route of the current application ({@link Application.current}: the last one that
+ * called `run()`, else the last created). Same rules as {@link Application.route}.
+ *
+ * @example route('posts.show', { id: 7 }) // '/posts/7'
+ */
+export function route(name: string, params?: UrlParams): string {
+  const app = Application.current();
+  if (app === null)
+    throw new RouteError('UNKNOWN_ROUTE', `no application exists yet to look up route "${name}"`);
+  return app.route(name, params);
+}

@@ -1,0 +1,137 @@
+/**
+ * Request bodies: read with a size limit, then parsed by `Content-Type`, before any middleware runs.
+ *
+ * Decisions (docs/FRAMEWORK.md, "Bodies"):
+ * - the limit (default 1 MiB) is checked against `Content-Length` first, so an announced oversize body is
+ *   refused with 413 without reading it, and again while reading (chunked bodies);
+ * - `application/json` and `*+json` are parsed eagerly: malformed JSON (or invalid UTF-8) is a 400 even if
+ *   the handler never looks at the body;
+ * - `application/x-www-form-urlencoded` becomes a record (a repeated key becomes an array), `text/*` a
+ *   string (in its declared charset), anything else stays bytes;
+ * - a `Content-Encoding` other than `identity` is a 415: bodies are not decompressed.
+ */
+import { HttpError } from './errors.js';
+
+/** The default body limit: 1 MiB. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+export type BodyKind = 'empty' | 'json' | 'form' | 'text' | 'binary';
+
+export interface ParsedBody {
+  kind: BodyKind;
+  /** The media type without parameters, lower-case (`''` when the request sent none). */
+  mediaType: string;
+  raw: Uint8Array;
+  /** JSON value, form record, text, or the raw bytes. */
+  value: unknown;
+}
+
+export const EMPTY_BODY: ParsedBody = {
+  kind: 'empty',
+  mediaType: '',
+  raw: new Uint8Array(0),
+  value: undefined,
+};
+
+/**
+ * Collects a body stream into one buffer, failing with 413 as soon as it exceeds `limit` bytes.
+ * `declaredLength` is the `Content-Length` header, checked before reading anything.
+ */
+export async function readLimited(
+  chunks: AsyncIterable<Uint8Array>,
+  limit: number,
+  declaredLength: string | undefined,
+): Promise<Uint8Array> {
+  if (declaredLength !== undefined) {
+    const length = Number(declaredLength);
+    if (Number.isFinite(length) && length > limit) throw tooLarge(limit);
+  }
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of chunks) {
+    total += chunk.byteLength;
+    if (total > limit) throw tooLarge(limit);
+    parts.push(chunk);
+  }
+  return parts.length === 1 ? (parts[0] as Uint8Array) : Buffer.concat(parts, total);
+}
+
+function tooLarge(limit: number): HttpError {
+  return new HttpError(413, `Request body larger than the limit of ${limit} bytes`);
+}
+
+/** Parses a raw body according to its `Content-Type` (and refuses encoded bodies). */
+export function parseBody(
+  raw: Uint8Array,
+  contentType: string | undefined,
+  contentEncoding?: string,
+): ParsedBody {
+  const { mediaType, charset } = parseContentType(contentType);
+  if (raw.byteLength === 0) return { ...EMPTY_BODY, mediaType };
+  if (contentEncoding !== undefined && contentEncoding.trim().toLowerCase() !== 'identity') {
+    throw new HttpError(415, `Content-Encoding ${JSON.stringify(contentEncoding)} is not supported`);
+  }
+  if (isJsonMediaType(mediaType)) return { kind: 'json', mediaType, raw, value: decodeJson(raw) };
+  if (mediaType === 'application/x-www-form-urlencoded') {
+    return { kind: 'form', mediaType, raw, value: formRecord(decodeText(raw, charset)) };
+  }
+  if (mediaType.startsWith('text/')) return { kind: 'text', mediaType, raw, value: decodeText(raw, charset) };
+  return { kind: 'binary', mediaType, raw, value: raw };
+}
+
+export function isJsonMediaType(mediaType: string): boolean {
+  return mediaType === 'application/json' || mediaType.endsWith('+json');
+}
+
+/** Decodes JSON from UTF-8 bytes; 400 on invalid UTF-8 or syntax. */
+export function decodeJson(raw: Uint8Array): unknown {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+  } catch {
+    throw new HttpError(400, 'Malformed JSON body: invalid UTF-8');
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new HttpError(400, `Malformed JSON body: ${(error as Error).message}`);
+  }
+}
+
+function decodeText(raw: Uint8Array, charset: string): string {
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(charset, { fatal: true });
+  } catch {
+    throw new HttpError(415, `Unsupported charset ${JSON.stringify(charset)}`);
+  }
+  try {
+    return decoder.decode(raw);
+  } catch {
+    throw new HttpError(400, `Body is not valid ${charset}`);
+  }
+}
+
+function formRecord(text: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = Object.create(null);
+  for (const [key, value] of new URLSearchParams(text)) {
+    const previous = out[key];
+    if (previous === undefined) out[key] = value;
+    else if (Array.isArray(previous)) previous.push(value);
+    else out[key] = [previous, value];
+  }
+  return out;
+}
+
+function parseContentType(header: string | undefined): { mediaType: string; charset: string } {
+  if (header === undefined) return { mediaType: '', charset: 'utf-8' };
+  const [type = '', ...params] = header.split(';');
+  let charset = 'utf-8';
+  for (const param of params) {
+    const [key, value] = param.split('=');
+    if (key?.trim().toLowerCase() === 'charset' && value !== undefined) {
+      charset = value.trim().replace(/^"|"$/g, '').toLowerCase();
+    }
+  }
+  return { mediaType: type.trim().toLowerCase(), charset };
+}

@@ -1,0 +1,50 @@
+/** Application configuration: the keys `new Application(config)` takes, and how `run()` picks its port. */
+import type { Order } from '../engine/engine.js';
+import type { RouterOptions } from '../router.js';
+import type { Logger } from './logger.js';
+import type { RateLimitStore } from './throttle.js';
+
+/** The `openapi` configuration key (the original's §2.1), read by the OpenAPI exporter. */
+export interface OpenApiConfig {
+  info: {
+    title: string;
+    version: string;
+    description?: string;
+    contact?: { name?: string; email?: string; url?: string };
+    license?: { name: string; url?: string };
+  };
+  servers?: { url: string; description?: string }[];
+}
+
+export interface ApplicationConfig {
+  /** The routing engine (default: WebAssembly). */
+  engine?: RouterOptions['engine'];
+  /** `'definition'` (default) or `'specificity'` (SPEC §3.2). */
+  order?: Order;
+  /** `true` (default): `/users/` also matches `/users`; `false`: strict; `'redirect'`: 308 to the canonical form. */
+  trailingSlash?: boolean | 'redirect';
+  /** Largest request body in bytes (default 1 MiB; beyond: 413). */
+  bodyLimit?: number;
+  /** Longest request target (path + query) in characters (default 8192; beyond: 414). */
+  maxUrlLength?: number;
+  /** `true` (default): 405 with `Allow` when only the method differs; `false`: 404 (or the fallback). */
+  methodNotAllowed?: boolean;
+  openapi?: OpenApiConfig;
+  /** Port for `run()` (else `PORT`, else 3000) and host (default: all interfaces). */
+  port?: number;
+  host?: string;
+  /** Where errors (with stacks), warnings and `run()`'s banner go. Default: the console. */
+  logger?: Logger;
+  /** Counters of the built-in `throttle` alias (default: in memory, per application). */
+  rateLimitStore?: RateLimitStore;
+}
+
+/** `PORT` as a number, `undefined` when unset; a value that is not a port is an error. */
+export function portFromEnv(): number | undefined {
+  const raw = process.env.PORT;
+  if (raw === undefined || raw === '') return undefined;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new RangeError(`PORT=${raw} is not a port number`);
+  return port;
+}

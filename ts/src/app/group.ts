@@ -1,0 +1,58 @@
+/**
+ * A route group: a prefix and middleware shared by the routes registered in its callback. Middleware added
+ * after the callback ran (`app.group(…).middleware('auth')`) still applies to those routes: chains are
+ * built at the first request, not at registration.
+ */
+import type { RouteHandler } from './handler.js';
+import { type MiddlewareRef, toReferences } from './middleware.js';
+import { joinPath, Registrar } from './registrar.js';
+import type { Route } from './route.js';
+
+/** What a group needs from its application. */
+export interface RouteSink {
+  register(methods: readonly string[], pattern: string, handler: RouteHandler, group: Group | null): Route;
+  invalidate(): void;
+}
+
+/**
+ * @example
+ * app.group('/api', (api) => {
+ *   api.group('/v1', (v1) => v1.get('/status', (req, res) => res.json({ ok: true }))); // GET /api/v1/status
+ *   api.middleware('throttle:60,1');
+ * }).middleware(['auth']);
+ */
+export class Group extends Registrar {
+  /** The full prefix (parents' prefixes included). */
+  readonly prefix: string;
+  readonly parent: Group | null;
+  readonly #sink: RouteSink;
+  readonly #middleware: MiddlewareRef[] = [];
+
+  /** @internal Created by `group()`. */
+  constructor(sink: RouteSink, prefix: string, parent: Group | null) {
+    super();
+    this.#sink = sink;
+    this.prefix = prefix;
+    this.parent = parent;
+  }
+
+  /** Adds middleware to every route of the group (and of its nested groups). Chainable. */
+  middleware(refs: MiddlewareRef | readonly MiddlewareRef[]): this {
+    this.#middleware.push(...toReferences(refs));
+    this.#sink.invalidate();
+    return this;
+  }
+
+  /** Outer groups' middleware first, then this group's. */
+  middlewareChain(): MiddlewareRef[] {
+    return [...(this.parent?.middlewareChain() ?? []), ...this.#middleware];
+  }
+
+  protected addRoute(methods: readonly string[], uri: string, handler: RouteHandler): Route {
+    return this.#sink.register(methods, joinPath(this.prefix, uri), handler, this);
+  }
+
+  protected childGroup(prefix: string): Group {
+    return new Group(this.#sink, joinPath(this.prefix, prefix), this);
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Route handlers: a function `(req, res, ...bound) => Response`, or an array callable — `[Class, 'method']`
+ * (a static method, else an instance method on one instance created with no arguments at the first request
+ * and shared by every route of that class) or `[instance, 'method']`. The string form `'Class@method'`
+ * is refused with a TypeError at registration, as in the original.
+ */
+import type { Request } from './request.js';
+import type { Response } from './response.js';
+
+type HandlerResult = Response | undefined | Promise<Response | undefined>;
+
+/** A handler closure. The third and later arguments are the values of bound parameters (`app.bind`). */
+// biome-ignore lint/suspicious/noExplicitAny: bound values are whatever the resolvers return.
+export type HandlerFn = (req: Request, res: Response, ...bound: any[]) => HandlerResult;
+
+// biome-ignore lint/suspicious/noExplicitAny: a controller class may take any constructor arguments in type only.
+export type ControllerClass = abstract new (...args: any[]) => object;
+
+/** `[Class, 'method']` or `[instance, 'method']`. */
+export type ArrayCallable = readonly [ControllerClass | object, string];
+
+export type RouteHandler = HandlerFn | ArrayCallable;
+
+export interface ResolvedHandler {
+  call: HandlerFn;
+  /** `'Class.method'` for array callables; `null` for closures (the route's call site says where). */
+  location: string | null;
+}
+
+/** Instances of controller classes, one per class, shared by the routes of one application. */
+export type ControllerInstances = WeakMap<object, object>;
+
+/** Turns a handler as written by the user into a function; throws a TypeError for anything else. */
+export function resolveHandler(handler: unknown, instances: ControllerInstances): ResolvedHandler {
+  if (typeof handler === 'function') return { call: handler as HandlerFn, location: null };
+  if (typeof handler === 'string') {
+    throw new TypeError(
+      `route handler ${JSON.stringify(handler)} is a string; the 'Class@method' form is not supported — ` +
+        `pass [Class, 'method'] or a function`,
+    );
+  }
+  if (!Array.isArray(handler) || handler.length !== 2 || typeof handler[1] !== 'string') {
+    throw new TypeError("route handler must be a function, [Class, 'method'] or [instance, 'method']");
+  }
+  const [target, method] = handler as [unknown, string];
+  if (typeof target === 'function') return resolveClassCallable(target as ControllerClass, method, instances);
+  if (typeof target === 'object' && target !== null) {
+    const fn = (target as Record<string, unknown>)[method];
+    const label = `${target.constructor?.name ?? 'Object'}.${method}`;
+    if (typeof fn !== 'function')
+      throw new TypeError(`route handler [instance, '${method}']: ${label} is not a method`);
+    return { call: (fn as HandlerFn).bind(target), location: label };
+  }
+  throw new TypeError(
+    `route handler [${String(target)}, '${method}']: the first element must be a class or an object`,
+  );
+}
+
+function resolveClassCallable(
+  cls: ControllerClass,
+  method: string,
+  instances: ControllerInstances,
+): ResolvedHandler {
+  const label = `${cls.name || '<anonymous class>'}.${method}`;
+  const staticFn = (cls as unknown as Record<string, unknown>)[method];
+  if (typeof staticFn === 'function') return { call: (staticFn as HandlerFn).bind(cls), location: label };
+  const protoFn = (cls.prototype as Record<string, unknown> | undefined)?.[method];
+  if (typeof protoFn !== 'function') {
+    throw new TypeError(
+      `route handler [${cls.name}, '${method}']: ${label} is neither a static nor an instance method`,
+    );
+  }
+  const call: HandlerFn = (req, res, ...bound) => {
+    let instance = instances.get(cls);
+    if (instance === undefined) {
+      instance = new (cls as unknown as new () => object)();
+      instances.set(cls, instance);
+    }
+    return (protoFn as HandlerFn).call(instance, req, res, ...bound);
+  };
+  return { call, location: label };
+}

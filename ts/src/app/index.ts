@@ -1,0 +1,40 @@
+/** The framework's public surface (re-exported by `ts/src/index.ts`). */
+
+export type { FetchInfo } from '../http/fetch-adapter.js';
+export type { ArborServer } from '../http/server.js';
+export { Application, route } from './application.js';
+export { DEFAULT_BODY_LIMIT } from './body.js';
+export type { CallSite } from './call-site.js';
+export type { ApplicationConfig, OpenApiConfig } from './config.js';
+export { type CorsOptions, cors } from './cors.js';
+export { type ErrorBody, errorBody, HeaderError, HttpError } from './errors.js';
+export { Group } from './group.js';
+export type { ArrayCallable, ControllerClass, HandlerFn, RouteHandler } from './handler.js';
+export type { BindingResolver, IncomingInput } from './kernel.js';
+export {
+  consoleLogger,
+  type Logger,
+  memoryLogger,
+  type RequestLoggerOptions,
+  requestLogger,
+} from './logger.js';
+export {
+  type Middleware,
+  type MiddlewareFactory,
+  type MiddlewareRef,
+  middlewareFactory,
+  type NextHandler,
+} from './middleware.js';
+export { Registrar, VERBS } from './registrar.js';
+export { Request, Uri } from './request.js';
+export type { ResourceAction, ResourceOptions } from './resource.js';
+export { type HeaderValue, Response } from './response.js';
+export type { RegisteredRoute, Route } from './route.js';
+export {
+  MemoryRateLimitStore,
+  type RateLimitHit,
+  type RateLimitStore,
+  type ThrottleOptions,
+  throttle,
+} from './throttle.js';
+export { generateUrl, type UrlParams } from './url.js';

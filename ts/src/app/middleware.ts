@@ -1,0 +1,103 @@
+/**
+ * Middleware: `(req, handler) => response`. Code before `handler.handle(req)` runs on the way in, code
+ * after it on the way out; returning without calling it short-circuits the rest of the chain.
+ *
+ * Named middleware is registered once (`app.alias('auth', fn)`) and referenced by name on groups and
+ * routes. A reference with a parameter string (`'throttle:60,1'`) calls the registered function as a
+ * factory with the parameters as strings (`('60', '1')`); a reference without one uses the function as the
+ * middleware itself, unless the function was marked with {@link middlewareFactory} (then it is called with
+ * no arguments).
+ */
+import type { Request } from './request.js';
+import { Response } from './response.js';
+
+/** What a middleware calls to run the rest of the chain. */
+export interface NextHandler {
+  handle(req: Request): Promise<Response>;
+}
+
+export type Middleware = (req: Request, handler: NextHandler) => Response | Promise<Response>;
+export type MiddlewareFactory = (...args: string[]) => Middleware;
+
+/** A name (`'auth'`, `'throttle:60,1'`) or a middleware function. */
+export type MiddlewareRef = string | Middleware;
+
+const FACTORY = Symbol.for('arbor.middlewareFactory');
+
+/**
+ * Marks a function as a factory, so that a reference without parameters (`'throttle'`) calls it with no
+ * arguments instead of using it as the middleware.
+ *
+ * @example
+ * app.alias('cache', middlewareFactory((seconds = '60') => async (req, next) =>
+ *   (await next.handle(req)).withHeader('Cache-Control', `max-age=${seconds}`)));
+ */
+export function middlewareFactory<F extends MiddlewareFactory>(factory: F): F {
+  Object.defineProperty(factory, FACTORY, { value: true });
+  return factory;
+}
+
+export function isMiddlewareFactory(fn: unknown): boolean {
+  return typeof fn === 'function' && (fn as unknown as Record<symbol, unknown>)[FACTORY] === true;
+}
+
+/** Splits `'throttle:60,1'` into `{ name: 'throttle', args: ['60', '1'] }`. */
+export function parseReference(ref: string): { name: string; args: string[] | null } {
+  const colon = ref.indexOf(':');
+  if (colon === -1) return { name: ref, args: null };
+  return {
+    name: ref.slice(0, colon),
+    args: ref
+      .slice(colon + 1)
+      .split(',')
+      .map((arg) => arg.trim()),
+  };
+}
+
+/** A readable label for a reference (`'throttle:60,1'`, or a function's name). */
+export function referenceLabel(ref: MiddlewareRef): string {
+  return typeof ref === 'string' ? ref : ref.name || '<closure>';
+}
+
+/** Flattens `'a'`, `['a', 'b']`, a function or a list of them into a list. */
+export function toReferences(refs: MiddlewareRef | readonly MiddlewareRef[]): MiddlewareRef[] {
+  const list = Array.isArray(refs) ? [...refs] : [refs as MiddlewareRef];
+  for (const ref of list) {
+    if (typeof ref !== 'string' && typeof ref !== 'function') {
+      throw new TypeError(`middleware must be a name or a function, got ${typeof ref}`);
+    }
+    if (typeof ref === 'string' && parseReference(ref).name === '') {
+      throw new TypeError(`middleware reference ${JSON.stringify(ref)} has no name`);
+    }
+  }
+  return list;
+}
+
+/**
+ * Runs `middleware` in order around `core`. Each layer gets a fresh {@link NextHandler}; calling it twice
+ * (a retry) runs the rest of the chain twice.
+ */
+export function runChain(
+  middleware: readonly Middleware[],
+  core: (req: Request) => Promise<Response>,
+  req: Request,
+): Promise<Response> {
+  const step = async (index: number, current: Request): Promise<Response> => {
+    const layer = middleware[index];
+    if (layer === undefined) return core(current);
+    const result = await layer(current, { handle: (next) => step(index + 1, next) });
+    if (!(result instanceof Response)) {
+      throw new TypeError(
+        `middleware ${layer.name || '<closure>'} returned ${describe(result)} instead of a Response (did you forget \`return\`?)`,
+      );
+    }
+    return result;
+  };
+  return step(0, req);
+}
+
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'object') return `an object (${value.constructor?.name ?? 'Object'})`;
+  return typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`;
+}

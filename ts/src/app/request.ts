@@ -1,0 +1,202 @@
+/**
+ * The request a handler receives: route parameters (percent-decoded), query string, headers, the body
+ * (already read and parsed), and attributes that middleware attach for later layers.
+ */
+import { decodeJson, EMPTY_BODY, isJsonMediaType, type ParsedBody } from './body.js';
+import { HttpError } from './errors.js';
+
+/** The path and query of the request target, as sent (not normalised). */
+export class Uri {
+  readonly #path: string;
+  readonly #query: string;
+
+  constructor(path: string, query: string) {
+    this.#path = path;
+    this.#query = query;
+  }
+
+  /** The raw path, e.g. `/tasks/42` (percent-escapes kept). */
+  getPath(): string {
+    return this.#path;
+  }
+
+  /** The raw query string without `?`, or `''`. */
+  getQuery(): string {
+    return this.#query;
+  }
+
+  toString(): string {
+    return this.#query === '' ? this.#path : `${this.#path}?${this.#query}`;
+  }
+}
+
+/** What the kernel knows about the matched route when it builds the request. */
+export interface RequestRoute {
+  id: number;
+  name: string | null;
+  /** The full pattern, group prefixes applied. */
+  pattern: string;
+}
+
+export interface RequestInit {
+  method: string;
+  path: string;
+  query: string;
+  /** Lower-case names; repeated headers joined with `, ` (`set-cookie`/`cookie` aside, as node does). */
+  headers: Map<string, string>;
+  ip: string;
+  params?: Readonly<Record<string, string>>;
+  captures?: readonly (string | undefined)[];
+  route?: RequestRoute | null;
+}
+
+/**
+ * @example
+ * app.get('/search/:q/:page?', (req, res) =>
+ *   res.json({ q: req.param('q'), page: Number(req.param('page', '1')), sort: req.query('sort', 'asc') }));
+ */
+export class Request {
+  readonly method: string;
+  readonly ip: string;
+  /** The matched route, or `null` (fallback, automatic OPTIONS, errors). */
+  readonly route: RequestRoute | null;
+  readonly #uri: Uri;
+  readonly #headers: Map<string, string>;
+  readonly #params: Readonly<Record<string, string>>;
+  readonly #captures: readonly (string | undefined)[];
+  readonly #attributes = new Map<string, unknown>();
+  #body: ParsedBody = EMPTY_BODY;
+  #search: URLSearchParams | undefined;
+
+  constructor(init: RequestInit) {
+    this.method = init.method;
+    this.ip = init.ip;
+    this.route = init.route ?? null;
+    this.#uri = new Uri(init.path, init.query);
+    this.#headers = init.headers;
+    this.#params = init.params ?? {};
+    this.#captures = init.captures ?? [];
+  }
+
+  getMethod(): string {
+    return this.method;
+  }
+
+  getUri(): Uri {
+    return this.#uri;
+  }
+
+  /** Shorthand for `getUri().getPath()`. */
+  get path(): string {
+    return this.#uri.getPath();
+  }
+
+  /** A route parameter (percent-decoded), or `fallback` when the parameter is absent (`:page?`). */
+  param(name: string): string | undefined;
+  param(name: string, fallback: string): string;
+  param(name: string, fallback?: string): string | undefined {
+    return Object.hasOwn(this.#params, name) ? this.#params[name] : fallback;
+  }
+
+  /** `params(name)` is `param(name)` (the original's annotated examples spell it so); `params()` gives all. */
+  params(): Record<string, string>;
+  params(name: string): string | undefined;
+  params(name?: string): string | undefined | Record<string, string> {
+    return name === undefined ? { ...this.#params } : this.param(name);
+  }
+
+  /** The capture groups of a `{^regex$}` route, in textual order (`undefined` for a group that did not take part). */
+  captures(): (string | undefined)[] {
+    return [...this.#captures];
+  }
+
+  /** The first value of a query-string parameter, or `fallback`. `query()` gives all (first values). */
+  query(): Record<string, string>;
+  query(name: string): string | undefined;
+  query(name: string, fallback: string): string;
+  query(name?: string, fallback?: string): string | undefined | Record<string, string> {
+    const search = this.searchParams;
+    if (name === undefined) return Object.fromEntries(search);
+    return search.get(name) ?? fallback;
+  }
+
+  /** Every value of a repeated query parameter (`?tag=a&tag=b`). */
+  queryAll(name: string): string[] {
+    return this.searchParams.getAll(name);
+  }
+
+  get searchParams(): URLSearchParams {
+    this.#search ??= new URLSearchParams(this.#uri.getQuery());
+    return this.#search;
+  }
+
+  /** A request header (case-insensitive), or `undefined`. */
+  header(name: string): string | undefined {
+    return this.#headers.get(name.toLowerCase());
+  }
+
+  hasHeader(name: string): boolean {
+    return this.#headers.has(name.toLowerCase());
+  }
+
+  /** All headers, lower-case names. */
+  headers(): Record<string, string> {
+    return Object.fromEntries(this.#headers);
+  }
+
+  /** The token of an `Authorization: Bearer <token>` header, or `undefined`. */
+  bearerToken(): string | undefined {
+    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(this.header('authorization') ?? '');
+    return match?.[1];
+  }
+
+  /**
+   * The JSON body. An empty body gives `{}` (as Express's `json()` does). A body of another declared type
+   * (form, text, …) throws a 415; a body sent without `Content-Type` is parsed as JSON (400 if it is not).
+   */
+  json<T = Record<string, unknown>>(): T {
+    const body = this.#body;
+    if (body.kind === 'empty') return {} as T;
+    if (body.kind === 'json') return body.value as T;
+    if (body.mediaType === '') return decodeJson(body.raw) as T;
+    throw new HttpError(415, `Expected a JSON body (Content-Type: application/json), got ${body.mediaType}`);
+  }
+
+  /**
+   * The parsed body: the JSON value, a form record (`a=1&b=2` → `{ a: '1', b: '2' }`), the text of a
+   * `text/*` body, the bytes of anything else, `{}` when empty.
+   */
+  body<T = Record<string, unknown>>(): T {
+    return (this.#body.kind === 'empty' ? {} : this.#body.value) as T;
+  }
+
+  /** The raw body bytes. */
+  rawBody(): Uint8Array {
+    return this.#body.raw;
+  }
+
+  /** True when the request declared a JSON media type. */
+  isJson(): boolean {
+    return isJsonMediaType(this.#body.mediaType) || isJsonMediaType(contentType(this.header('content-type')));
+  }
+
+  /** Attaches a value for later layers (`req.set('user', user)` in an auth middleware). Chainable. */
+  set(key: string, value: unknown): this {
+    this.#attributes.set(key, value);
+    return this;
+  }
+
+  /** An attribute set by a middleware, or `fallback`. */
+  get<T = unknown>(key: string, fallback?: T): T | undefined {
+    return this.#attributes.has(key) ? (this.#attributes.get(key) as T) : fallback;
+  }
+
+  /** @internal The kernel attaches the parsed body before any middleware runs. */
+  attachBody(body: ParsedBody): void {
+    this.#body = body;
+  }
+}
+
+function contentType(header: string | undefined): string {
+  return (header ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}

@@ -1,0 +1,159 @@
+/**
+ * The response a handler builds and returns. Mutable and chainable (`res.status(201).json(task)`), except
+ * {@link Response.withHeader}, which returns a copy the way PSR-7's `withHeader` does, so middleware can
+ * decorate a response without touching the handler's object.
+ */
+import { validateHeaderName, validateHeaderValue } from 'node:http';
+import { HeaderError } from './errors.js';
+
+export type HeaderValue = string | number | readonly string[];
+export type ResponseBody = string | Uint8Array | null;
+
+interface HeaderEntry {
+  /** The name as the handler spelled it (sent as is; HTTP/1.1 names are case-insensitive). */
+  name: string;
+  values: string[];
+}
+
+/**
+ * @example
+ * app.post('/tasks', (req, res) => res.status(201).header('Location', '/tasks/1').json({ id: 1 }));
+ */
+export class Response {
+  #status = 200;
+  #headers = new Map<string, HeaderEntry>();
+  #body: ResponseBody = null;
+
+  /** Sets the status code (an integer from 100 to 599). Chainable. */
+  status(code: number): this {
+    if (!Number.isInteger(code) || code < 100 || code > 599) {
+      throw new RangeError(`invalid HTTP status ${String(code)}: expected an integer from 100 to 599`);
+    }
+    this.#status = code;
+    return this;
+  }
+
+  /** The status code (200 unless set). */
+  getStatus(): number {
+    return this.#status;
+  }
+
+  /** Sets a header, replacing any previous value. Throws a {@link HeaderError} on an invalid name or value. */
+  header(name: string, value: HeaderValue): this {
+    const values = normaliseValues(name, value);
+    this.#headers.set(name.toLowerCase(), { name, values });
+    return this;
+  }
+
+  /** Adds a value to a header (several `Set-Cookie` lines, say). */
+  appendHeader(name: string, value: HeaderValue): this {
+    const values = normaliseValues(name, value);
+    const entry = this.#headers.get(name.toLowerCase());
+    if (entry === undefined) this.#headers.set(name.toLowerCase(), { name, values });
+    else entry.values.push(...values);
+    return this;
+  }
+
+  /**
+   * Returns a copy carrying the header; this response is left unchanged.
+   *
+   * @example
+   * app.middleware(async (req, next) => (await next.handle(req)).withHeader('X-Powered-By', 'Arbor'));
+   */
+  withHeader(name: string, value: HeaderValue): Response {
+    return this.clone().header(name, value);
+  }
+
+  removeHeader(name: string): this {
+    this.#headers.delete(name.toLowerCase());
+    return this;
+  }
+
+  /** The header's values joined with `, `, or `undefined`. Case-insensitive. */
+  getHeader(name: string): string | undefined {
+    return this.#headers.get(name.toLowerCase())?.values.join(', ');
+  }
+
+  hasHeader(name: string): boolean {
+    return this.#headers.has(name.toLowerCase());
+  }
+
+  /** Every header, keyed by the name as set; repeated headers as arrays. */
+  getHeaders(): Record<string, string | string[]> {
+    const out: Record<string, string | string[]> = {};
+    for (const { name, values } of this.#headers.values())
+      out[name] = values.length === 1 ? (values[0] ?? '') : [...values];
+    return out;
+  }
+
+  /** Sends `data` as JSON (`application/json; charset=utf-8`). `undefined` is sent as `null`. */
+  json(data: unknown): this {
+    this.#body = JSON.stringify(data) ?? 'null';
+    return this.header('Content-Type', 'application/json; charset=utf-8');
+  }
+
+  /**
+   * Sends a body, or an empty one without an argument. Text defaults to `text/plain; charset=utf-8`, bytes
+   * to `application/octet-stream`, unless a `Content-Type` was set before.
+   */
+  send(body?: string | Uint8Array): this {
+    this.#body = body ?? null;
+    if (body !== undefined && !this.hasHeader('Content-Type')) {
+      this.header(
+        'Content-Type',
+        typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/octet-stream',
+      );
+    }
+    return this;
+  }
+
+  /** Sends an HTML string (`text/html; charset=utf-8`). */
+  html(markup: string): this {
+    this.#body = markup;
+    return this.header('Content-Type', 'text/html; charset=utf-8');
+  }
+
+  /** Answers with a redirect (302 unless told). */
+  redirect(location: string, status = 302): this {
+    return this.status(status).header('Location', location);
+  }
+
+  /** The body as set: a string, bytes, or `null` for none. */
+  getBody(): ResponseBody {
+    return this.#body;
+  }
+
+  /** @internal Used by the kernel: HEAD and 204/304 answers carry no body. */
+  dropBody(): void {
+    this.#body = null;
+  }
+
+  clone(): Response {
+    const copy = new Response();
+    copy.#status = this.#status;
+    copy.#body = this.#body;
+    for (const [key, entry] of this.#headers)
+      copy.#headers.set(key, { name: entry.name, values: [...entry.values] });
+    return copy;
+  }
+}
+
+function normaliseValues(name: string, value: HeaderValue): string[] {
+  try {
+    validateHeaderName(name);
+  } catch {
+    throw new HeaderError(name, 'the name is not an HTTP token');
+  }
+  const values = typeof value === 'object' ? [...value] : [String(value)];
+  for (const v of values) {
+    try {
+      validateHeaderValue(name, v);
+    } catch {
+      throw new HeaderError(
+        name,
+        `the value ${JSON.stringify(v)} contains a character not allowed in a header (CR, LF, NUL, …)`,
+      );
+    }
+  }
+  return values;
+}

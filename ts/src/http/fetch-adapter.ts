@@ -1,0 +1,52 @@
+/**
+ * The fetch adapter: a web-standard `Request` in, a web-standard `Response` out — for runtimes built on
+ * fetch, and for tests that skip the network. The same kernel serves both adapters.
+ */
+import { readLimited } from '../app/body.js';
+import type { IncomingInput } from '../app/kernel.js';
+import type { Dispatch } from './node-listener.js';
+
+export interface FetchInfo {
+  /** The client address, for throttling and logs (the fetch API does not carry one). */
+  remoteAddress?: string;
+}
+
+export async function handleFetch(
+  dispatch: Dispatch,
+  request: globalThis.Request,
+  info: FetchInfo = {},
+): Promise<globalThis.Response> {
+  const url = request.url;
+  // Keep the target as serialised (no decoding): everything after the authority.
+  const target = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
+  const headers = new Map<string, string>();
+  request.headers.forEach((value, name) => {
+    headers.set(name, value);
+  });
+  const input: IncomingInput = {
+    method: request.method,
+    target,
+    headers,
+    ip: info.remoteAddress ?? '',
+    readBody: (limit) => readBody(request, limit),
+  };
+  const response = await dispatch(input);
+  const out = new Headers();
+  for (const [name, value] of Object.entries(response.getHeaders())) {
+    if (Array.isArray(value)) for (const v of value) out.append(name, v);
+    else out.set(name, value as string);
+  }
+  const body = response.getBody();
+  const status = response.getStatus();
+  // `Response` refuses informational statuses; they have no meaning for a fetch caller anyway.
+  return new globalThis.Response(body === null ? null : (body as BodyInit), {
+    status: status < 200 ? 500 : status,
+    headers: out,
+  });
+}
+
+function readBody(request: globalThis.Request, limit: number): Promise<Uint8Array> {
+  if (request.body === null) return Promise.resolve(new Uint8Array(0));
+  // A web ReadableStream is async-iterable in Node; leaving the loop early cancels it.
+  return readLimited(request.body, limit, request.headers.get('content-length') ?? undefined);
+}

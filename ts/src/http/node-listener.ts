@@ -1,0 +1,76 @@
+/**
+ * The node:http request listener: `IncomingMessage` → {@link IncomingInput} → kernel → `ServerResponse`.
+ * Mount it in any node:http (or https, http2-compat) server: `createServer(app.listener)`.
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { readLimited } from '../app/body.js';
+import type { IncomingInput } from '../app/kernel.js';
+import type { Logger } from '../app/logger.js';
+import type { Response } from '../app/response.js';
+
+export type Dispatch = (input: IncomingInput) => Promise<Response>;
+
+/** Node's own headers object to the kernel's lower-case map (repeated headers already joined by node). */
+function headerMap(req: IncomingMessage): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) map.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return map;
+}
+
+export function createNodeListener(dispatch: Dispatch, logger: Logger): RequestListener {
+  return (req, res) => {
+    let bodyRefused = false;
+    const input: IncomingInput = {
+      method: req.method ?? 'GET',
+      target: req.url ?? '/',
+      headers: headerMap(req),
+      ip: req.socket.remoteAddress ?? '',
+      readBody: async (limit) => {
+        try {
+          return await readLimited(req, limit, req.headers['content-length']);
+        } catch (error) {
+          // The rest of the body is not read: close the connection after answering instead of draining it.
+          bodyRefused = true;
+          throw error;
+        }
+      },
+    };
+    dispatch(input).then(
+      (response) => write(res, response, bodyRefused, logger),
+      (error: unknown) => fail(res, error, logger),
+    );
+  };
+}
+
+function write(res: ServerResponse, response: Response, closeAfter: boolean, logger: Logger): void {
+  try {
+    res.statusCode = response.getStatus();
+    for (const [name, value] of Object.entries(response.getHeaders())) res.setHeader(name, value);
+    if (closeAfter) res.setHeader('Connection', 'close');
+    const body = response.getBody();
+    res.end(body ?? undefined);
+  } catch (error) {
+    fail(res, error, logger);
+  }
+}
+
+/** Last resort (the kernel never throws, so this means a bug): a bare 500, and never a crashed process. */
+function fail(res: ServerResponse, error: unknown, logger: Logger): void {
+  logger.error(
+    `could not write the response: ${error instanceof Error ? error.message : String(error)}`,
+    error,
+  );
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  for (const name of res.getHeaderNames()) res.removeHeader(name);
+  const body = '{"error":"Internal Server Error","code":500}';
+  res.writeHead(500, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}

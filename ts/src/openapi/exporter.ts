@@ -1,0 +1,184 @@
+/**
+ * `OpenApiExporter.export(app, options?)`: the OpenAPI document of an application, built from the engine's
+ * route metadata (paths, parameters), the annotations (everything else) and `config.openapi` (info, servers).
+ */
+import { isDocsRoute, operationKey, readAnnotations } from './annotations.js';
+import { emitOnce } from './diagnostics.js';
+import { generateHtml } from './html.js';
+import { type BuildContext, buildOperation } from './operation.js';
+import { openApiPaths } from './paths.js';
+import { parseType, referencedSchemas, schemaExample, typeToSchema } from './type-expr.js';
+import type {
+  AnnotationSet,
+  Diagnostic,
+  DocumentSource,
+  ExportOptions,
+  OpenApiDocument,
+  OpenApiVersion,
+} from './types.js';
+
+const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
+/** `GET /api/products/{id}` → `getApiProductsById` (for routes without a name). */
+function generatedId(method: string, path: string): string {
+  const words = path
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => {
+      const param = /^\{(.+)\}$/.exec(segment);
+      const text = param ? `by ${param[1]}` : segment;
+      return text
+        .split(/[^A-Za-z0-9]+/)
+        .filter(Boolean)
+        .map((w) => w[0]?.toUpperCase() + w.slice(1))
+        .join('');
+    });
+  return method + words.join('');
+}
+
+function claim(wanted: string, method: string, taken: Set<string>): string {
+  let id = taken.has(wanted) ? `${wanted}_${method}` : wanted;
+  for (let n = 2; taken.has(id); n++) id = `${wanted}_${n}`;
+  taken.add(id);
+  return id;
+}
+
+function info(app: DocumentSource, version: OpenApiVersion): OpenApiDocument['info'] {
+  const given = app.config?.openapi?.info ?? {};
+  const out: OpenApiDocument['info'] = { title: given.title ?? 'API', version: given.version ?? '1.0.0' };
+  if (given.description) out.description = given.description;
+  if (given.contact) out.contact = given.contact;
+  if (given.license) {
+    const { identifier, ...license } = given.license;
+    // `identifier` (SPDX) is 3.1 only, and excludes `url` there.
+    out.license = version === '3.1.0' && identifier && !license.url ? { ...license, identifier } : license;
+  }
+  return out;
+}
+
+function schemas(annotations: AnnotationSet, ctx: BuildContext): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, doc] of Object.entries(annotations.schemas)) {
+    const properties: Record<string, unknown> = {};
+    for (const p of doc.properties) {
+      const type = parseType(p.type);
+      if (type === null) continue;
+      for (const schema of referencedSchemas(type)) ctx.uses.push({ schema, file: doc.file, line: p.line });
+      properties[p.name] = typeToSchema(
+        type,
+        ctx.version,
+        p.description ? { description: p.description } : {},
+      );
+    }
+    const required = doc.properties.filter((p) => p.required).map((p) => p.name);
+    out[name] = {
+      type: 'object',
+      ...(doc.description ? { description: doc.description } : {}),
+      properties,
+      ...(required.length ? { required } : {}),
+      ...(doc.example !== undefined ? schemaExample(doc.example, ctx.version) : {}),
+    };
+  }
+  return out;
+}
+
+export interface ExportResult {
+  document: OpenApiDocument;
+  /** The annotations' diagnostics and the export's own (undefined schemas and security schemes). */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * The document and every diagnostic.
+ *
+ * @example
+ * const { document, diagnostics } = exportWithDiagnostics(app, { security: { bearerAuth: { type: 'http', scheme: 'bearer' } } });
+ */
+export function exportWithDiagnostics(app: DocumentSource, options: ExportOptions = {}): ExportResult {
+  const version = options.openapi ?? '3.1.0';
+  // The docs routes (`mountDocs`) never document themselves.
+  const routes = app.routeTable().filter((r) => !isDocsRoute(r) && options.exclude?.(r) !== true);
+  const annotations = options.annotations ?? readAnnotations(routes, { sources: options.sources ?? [] });
+  const ctx: BuildContext = { version, uses: [] };
+  const diagnostics: Diagnostic[] = [...annotations.diagnostics];
+
+  const paths: OpenApiDocument['paths'] = {};
+  const ids = new Set<string>();
+  const tagNames: string[] = (options.tags ?? []).map((t) => t.name);
+  const security = options.security ?? {};
+  const reportedSchemes = new Set<string>();
+  for (const route of routes) {
+    const variants = openApiPaths(route);
+    for (const upper of route.methods) {
+      const method = upper.toLowerCase();
+      if (!METHODS.has(method)) continue; // OpenAPI 3.0/3.1 cannot express other methods
+      const doc = annotations.operations[operationKey(upper, route.pattern)];
+      for (const variant of variants) {
+        const item = paths[variant.path] ?? {};
+        paths[variant.path] = item;
+        if (item[method]) continue; // an earlier route already owns this method and path
+        const id = claim(route.name ?? generatedId(method, variant.path), method, ids);
+        item[method] = buildOperation(variant, doc, id, ctx);
+      }
+      for (const tag of doc?.tags ?? []) if (!tagNames.includes(tag)) tagNames.push(tag);
+      for (const s of doc?.security ?? []) {
+        const key = `${doc?.file}:${s.line}`;
+        if (security[s.scheme] || reportedSchemes.has(key)) continue;
+        reportedSchemes.add(key);
+        diagnostics.push({
+          code: 'UNDEFINED_SECURITY_SCHEME',
+          file: doc?.file ?? '',
+          line: s.line,
+          message: `${key}: @security ${s.scheme} names no scheme given in export options.security (defined: ${Object.keys(security).join(', ') || 'none'})`,
+        });
+      }
+    }
+  }
+
+  const componentSchemas = schemas(annotations, ctx);
+  const reportedUses = new Set<string>();
+  for (const use of ctx.uses) {
+    const key = `${use.file}:${use.line}`;
+    if (annotations.schemas[use.schema] || reportedUses.has(`${key} ${use.schema}`)) continue;
+    reportedUses.add(`${key} ${use.schema}`);
+    diagnostics.push({
+      code: 'UNDEFINED_SCHEMA',
+      file: use.file,
+      line: use.line,
+      message: `${key}: $ref to undefined schema ${use.schema} (no @schema ${use.schema} in the scanned sources)`,
+    });
+  }
+
+  const document: OpenApiDocument = { openapi: version, info: info(app, version), paths };
+  const servers = app.config?.openapi?.servers;
+  if (servers?.length) document.servers = servers;
+  const components: Record<string, unknown> = {};
+  if (Object.keys(componentSchemas).length) components.schemas = componentSchemas;
+  if (Object.keys(security).length) components.securitySchemes = security;
+  if (Object.keys(components).length) document.components = components;
+  if (tagNames.length) {
+    document.tags = tagNames.map((name) => {
+      const description = options.tags?.find((t) => t.name === name)?.description;
+      return description ? { name, description } : { name };
+    });
+  }
+  emitOnce(diagnostics);
+  return { document, diagnostics };
+}
+
+/**
+ * The original's facade (section 4.6): `export` and `generateHtml` as static methods.
+ *
+ * @example
+ * const document = OpenApiExporter.export(app, { security: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } });
+ * const page = OpenApiExporter.generateHtml(document);
+ */
+export class OpenApiExporter {
+  static export(app: DocumentSource, options: ExportOptions = {}): OpenApiDocument {
+    return exportWithDiagnostics(app, options).document;
+  }
+
+  static generateHtml(document: OpenApiDocument): string {
+    return generateHtml(document);
+  }
+}

@@ -1,0 +1,23 @@
+// Annotations → OpenAPI document → static page and Swagger UI (SPEC §6). See docs/OPENAPI.md.
+export { DOCS_ROUTE_PREFIX, operationKey, type ReadOptions, readAnnotations } from './annotations.js';
+export { type DocsHost, type DocsOptions, type DocsResponse, type MountedDocs, mountDocs } from './docs.js';
+export { type ExportResult, exportWithDiagnostics, OpenApiExporter } from './exporter.js';
+export { escapeHtml, generateHtml } from './html.js';
+export { clearSourceCache } from './source-cache.js';
+export { swaggerUiVersion } from './swagger-ui.js';
+export type {
+  AnnotationSet,
+  Diagnostic,
+  DiagnosticCode,
+  DocumentSource,
+  ExportOptions,
+  OpenApiConfig,
+  OpenApiDocument,
+  OpenApiVersion,
+  OperationDoc,
+  ParamDoc,
+  RegisteredRoute,
+  ResponseDoc,
+  SchemaDoc,
+  SecurityScheme,
+} from './types.js';

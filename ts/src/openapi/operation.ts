@@ -1,0 +1,119 @@
+/**
+ * One OpenAPI operation object from a route variant and its annotation doc (or none: then the path
+ * parameters and a default response, so undocumented routes still appear).
+ */
+import { STATUS_CODES } from 'node:http';
+import type { PathVariant } from './paths.js';
+import { type JsonSchema, parseType, referencedSchemas, typeToSchema } from './type-expr.js';
+import type { OpenApiVersion, OperationDoc } from './types.js';
+
+/** A type reference found while building, with where it was written (for "undefined schema"). */
+export interface TypeUse {
+  schema: string;
+  file: string;
+  line: number;
+}
+
+export interface BuildContext {
+  version: OpenApiVersion;
+  /** Collects every schema name referenced, for the undefined-schema check. */
+  uses: TypeUse[];
+}
+
+function schemaOf(type: string, ctx: BuildContext, file: string, line: number, extra: JsonSchema = {}) {
+  const parsed = parseType(type);
+  // The grammar already rejected malformed types; a string is the harmless fallback.
+  if (parsed === null) return { type: 'string', ...extra };
+  for (const schema of referencedSchemas(parsed)) ctx.uses.push({ schema, file, line });
+  return typeToSchema(parsed, ctx.version, extra);
+}
+
+function describe(text: string): { description?: string } {
+  return text === '' ? {} : { description: text };
+}
+
+function pathParameters(variant: PathVariant, doc: OperationDoc | undefined, ctx: BuildContext) {
+  return variant.params.map((param) => {
+    const written = doc?.params.find((p) => p.in === 'path' && p.name === param.name);
+    // The engine's constraint is the truth about what matches; the annotation's type only refines an
+    // unconstrained parameter (`:id` documented as `{integer}`).
+    const unconstrained = Object.keys(param.schema).length === 1 && param.schema.type === 'string';
+    const schema =
+      written && unconstrained && doc ? schemaOf(written.type, ctx, doc.file, written.line) : param.schema;
+    const description = written?.description || param.description || '';
+    return { name: param.name, in: 'path', required: true, ...describe(description), schema };
+  });
+}
+
+function requestBody(doc: OperationDoc, ctx: BuildContext): Record<string, unknown> | null {
+  const body = doc.params.filter((p) => p.in === 'body');
+  if (body.length === 0 && doc.requestExample === undefined) return null;
+  const properties: Record<string, JsonSchema> = {};
+  for (const p of body) properties[p.name] = schemaOf(p.type, ctx, doc.file, p.line, describe(p.description));
+  const required = body.filter((p) => p.required).map((p) => p.name);
+  const schema: JsonSchema = { type: 'object', properties, ...(required.length ? { required } : {}) };
+  const media: Record<string, unknown> = { schema };
+  if (doc.requestExample !== undefined) media.example = doc.requestExample;
+  return { required: required.length > 0, content: { 'application/json': media } };
+}
+
+function responses(doc: OperationDoc | undefined, ctx: BuildContext): Record<string, unknown> {
+  if (!doc || (doc.responses.length === 0 && Object.keys(doc.responseExamples).length === 0)) {
+    return { default: { description: 'Response' } };
+  }
+  const mediaTypes = doc.produces.length > 0 ? doc.produces : ['application/json'];
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const r of doc.responses) {
+    const response: Record<string, unknown> = {
+      description: r.description || STATUS_CODES[Number(r.status)] || 'Response',
+    };
+    const example = doc.responseExamples[r.status];
+    if (r.type !== null || example !== undefined) {
+      const media: Record<string, unknown> =
+        r.type !== null ? { schema: schemaOf(r.type, ctx, doc.file, r.line) } : {};
+      if (example !== undefined) media.example = example;
+      response.content = Object.fromEntries(mediaTypes.map((m) => [m, media]));
+    }
+    out[r.status] = response;
+  }
+  // An example for a status without a @response line still documents that status.
+  for (const [status, example] of Object.entries(doc.responseExamples)) {
+    if (out[status]) continue;
+    out[status] = {
+      description: STATUS_CODES[Number(status)] ?? 'Response',
+      content: Object.fromEntries(mediaTypes.map((m) => [m, { example }])),
+    };
+  }
+  return out;
+}
+
+export function buildOperation(
+  variant: PathVariant,
+  doc: OperationDoc | undefined,
+  operationId: string,
+  ctx: BuildContext,
+): Record<string, unknown> {
+  const op: Record<string, unknown> = {};
+  if (doc?.tags.length) op.tags = [...new Set(doc.tags)];
+  if (doc?.summary) op.summary = doc.summary;
+  if (doc?.description) op.description = doc.description;
+  op.operationId = operationId;
+  const parameters: Record<string, unknown>[] = pathParameters(variant, doc, ctx);
+  for (const p of doc?.params ?? []) {
+    if (p.in === 'path' || p.in === 'body') continue;
+    parameters.push({
+      name: p.name,
+      in: p.in,
+      required: p.required,
+      ...describe(p.description),
+      schema: schemaOf(p.type, ctx, doc?.file ?? '', p.line),
+    });
+  }
+  if (parameters.length) op.parameters = parameters;
+  const body = doc ? requestBody(doc, ctx) : null;
+  if (body) op.requestBody = body;
+  op.responses = responses(doc, ctx);
+  if (doc?.deprecated) op.deprecated = true;
+  if (doc?.security.length) op.security = doc.security.map((s) => ({ [s.scheme]: [] }));
+  return op;
+}

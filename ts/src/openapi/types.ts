@@ -1,0 +1,157 @@
+/**
+ * Shapes shared by the annotation reader, the exporter and the docs mount.
+ *
+ * Everything in {@link AnnotationSet} is plain JSON (no class instances, no functions, no `undefined`
+ * inside arrays) so the route cache can store it and the exporter can run from it when the sources are
+ * not available (a deployed bundle, a cached route table).
+ */
+import type { RouteInfo } from '../engine/engine.js';
+
+/** One route as the Application reports it (`app.routeTable()`); only the fields the docs need. */
+export interface RegisteredRoute {
+  id: number;
+  methods: string[];
+  /** Full pattern, group prefixes applied. */
+  pattern: string;
+  /** The engine's metadata for the route: template and parameters. */
+  info: RouteInfo;
+  name: string | null;
+  middleware?: string[];
+  /** Where the handler is defined (`file:line` or `file:line:column`), when known. */
+  handlerLocation?: string | null;
+  /** File and line of the registration call (`app.get(...)`), when known. */
+  callSite: { file: string; line: number } | null;
+}
+
+/** The `openapi` key of the Application's config (SPEC §5). */
+export interface OpenApiConfig {
+  info?: {
+    title?: string;
+    version?: string;
+    description?: string;
+    contact?: { name?: string; url?: string; email?: string };
+    license?: { name: string; url?: string; identifier?: string };
+  };
+  servers?: { url: string; description?: string }[];
+}
+
+/**
+ * What the exporter needs from an application. The real `Application` satisfies it; tests hand-build one.
+ *
+ * @example
+ * const source: DocumentSource = { config: { openapi: { info: { title: 'T', version: '1' } } }, routeTable: () => [] };
+ */
+export interface DocumentSource {
+  config?: { openapi?: OpenApiConfig | undefined } | undefined;
+  routeTable(): RegisteredRoute[];
+}
+
+export type DiagnosticCode =
+  | 'UNKNOWN_TAG'
+  | 'MALFORMED_TAG'
+  | 'MALFORMED_PARAM'
+  | 'MALFORMED_RESPONSE'
+  | 'MALFORMED_PROPERTY'
+  | 'INVALID_EXAMPLE'
+  | 'API_NO_MATCH'
+  | 'AMBIGUOUS_BLOCK'
+  | 'UNKNOWN_PATH_PARAM'
+  | 'DUPLICATE_SCHEMA'
+  | 'UNDEFINED_SCHEMA'
+  | 'UNDEFINED_SECURITY_SCHEME'
+  | 'SOURCE_UNREADABLE';
+
+/** A problem found in annotations or at export, always with the file and line it comes from. */
+export interface Diagnostic {
+  code: DiagnosticCode;
+  /** Human-readable, starts with `file:line`. */
+  message: string;
+  file: string;
+  line: number;
+}
+
+export type ParamLocation = 'path' | 'query' | 'header' | 'cookie' | 'body';
+
+/** `@param {type} name.location.required - text` */
+export interface ParamDoc {
+  name: string;
+  in: ParamLocation;
+  type: string;
+  required: boolean;
+  description: string;
+  line: number;
+}
+
+/** `@response 200 {Type} text` or `@response 204 text` */
+export interface ResponseDoc {
+  status: string;
+  type: string | null;
+  description: string;
+  line: number;
+}
+
+/** Everything one annotation block says about an operation. */
+export interface OperationDoc {
+  summary?: string;
+  description?: string;
+  params: ParamDoc[];
+  produces: string[];
+  responses: ResponseDoc[];
+  security: { scheme: string; line: number }[];
+  tags: string[];
+  deprecated: boolean;
+  /** `@example request` */
+  requestExample?: unknown;
+  /** `@example response <status>`, keyed by status. */
+  responseExamples: Record<string, unknown>;
+  file: string;
+  /** First line of the block. */
+  line: number;
+}
+
+/** `@schema Name` with its `@property` lines. */
+export interface SchemaDoc {
+  name: string;
+  description?: string;
+  properties: { name: string; type: string; description: string; required: boolean; line: number }[];
+  example?: unknown;
+  file: string;
+  line: number;
+}
+
+/** The annotation data of an application: serialisable, the exporter's only input besides the routes. */
+export interface AnnotationSet {
+  version: 1;
+  /** Operation docs keyed by `"<METHOD> <pattern>"` (the registered full pattern, upper-case method). */
+  operations: Record<string, OperationDoc>;
+  schemas: Record<string, SchemaDoc>;
+  /** Problems found while reading (export adds its own: undefined schemas and security schemes). */
+  diagnostics: Diagnostic[];
+}
+
+export type OpenApiVersion = '3.1.0' | '3.0.3';
+
+/** A security scheme object as OpenAPI writes it (bearerAuth, apiKey, basicAuth in the original §5). */
+export type SecurityScheme = Record<string, unknown> & { type: string };
+
+export interface ExportOptions {
+  /** `'3.1.0'` (default) or `'3.0.3'`. */
+  openapi?: OpenApiVersion;
+  /** Security schemes by name → `components.securitySchemes`. */
+  security?: Record<string, SecurityScheme>;
+  /** Precomputed annotations (from the route cache); skips reading sources. */
+  annotations?: AnnotationSet;
+  /** Extra files or directories to scan for `@api` and `@schema` blocks. */
+  sources?: string[];
+  /** Leave a route out of the document (the docs routes themselves are always left out). */
+  exclude?: (route: RegisteredRoute) => boolean;
+  /** Descriptions for top-level tags. */
+  tags?: { name: string; description?: string }[];
+}
+
+/** The OpenAPI document: plain JSON. */
+export type OpenApiDocument = Record<string, unknown> & {
+  openapi: string;
+  info: { title: string; version: string } & Record<string, unknown>;
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+};
