@@ -54,6 +54,11 @@ export class Router<T> {
   readonly #shapes: RouteShape[] = [];
   /** method → exact static path → the (frozen, shared) match. `null` when disabled. */
   readonly #statics: Map<string, Map<string, RouteMatch<T>>> | null;
+  /** Static routes registered since the last lookup. They enter the map on the next lookup, in one
+   * batch: asking the engine right after each insert would make it recompile its lookup tables n times. */
+  #pendingStatics: RouteInfo[] = [];
+  /** Params builders by parameter-name list: generating code per route would dominate registration. */
+  readonly #builders = new Map<string, ParamsBuilder>();
 
   constructor(options: RouterOptions = {}) {
     const { engine = createWasmEngine, staticMap = true, snapshot, ...engineOptions } = options;
@@ -94,24 +99,41 @@ export class Router<T> {
     const id = info.id;
     this.#values[id] = value;
     const names = info.params.map((p) => p.name);
+    const key = names.join('\u0000');
+    let build = this.#builders.get(key);
+    if (build === undefined) this.#builders.set(key, (build = compileParamsBuilder(names)));
     this.#shapes[id] = {
       names,
       captures: info.captures,
       fixed: info.params.every((p) => !p.optional) && info.captures === 0,
-      build: compileParamsBuilder(names),
+      build,
     };
-    if (info.isStatic) this.#rememberStatic(info.methods, info.pattern, id, value);
+    if (info.isStatic && this.#statics !== null) this.#pendingStatics.push(info);
   }
 
-  /** Asks the engine for the static path just added and keeps its answer in the map. */
-  #rememberStatic(methods: readonly string[], pattern: string, id: number, value: T): void {
-    if (this.#statics === null) return;
-    for (const method of methods) {
-      if (this.#engine.lookup(method, pattern) !== id) continue;
-      let byPath = this.#statics.get(method);
-      if (byPath === undefined) this.#statics.set(method, (byPath = new Map()));
-      const match: RouteMatch<T> = { value, id, params: NO_PARAMS, captures: NO_CAPTURES, malformed: false };
-      byPath.set(this.#engine.matchedPath, Object.freeze(match));
+  /**
+   * Moves pending static routes into the map, each under the answer the engine itself gives for its
+   * path — so the map can never disagree with the engine. A later registration cannot change these
+   * answers: an exact static route beats everything, and registering it twice is a conflict.
+   */
+  #fillStaticMap(statics: Map<string, Map<string, RouteMatch<T>>>): void {
+    const pending = this.#pendingStatics;
+    this.#pendingStatics = [];
+    for (const { id, methods, pattern } of pending) {
+      for (const method of methods) {
+        if (this.#engine.lookup(method, pattern) !== id) continue;
+        let byPath = statics.get(method);
+        if (byPath === undefined) statics.set(method, (byPath = new Map()));
+        const value = this.#values[id] as T;
+        const match: RouteMatch<T> = {
+          value,
+          id,
+          params: NO_PARAMS,
+          captures: NO_CAPTURES,
+          malformed: false,
+        };
+        byPath.set(this.#engine.matchedPath, Object.freeze(match));
+      }
     }
   }
 
@@ -121,12 +143,14 @@ export class Router<T> {
 
   /** Selection only: the route id for a request, or -1. */
   lookup(method: string, path: string): number {
+    if (this.#pendingStatics.length > 0 && this.#statics !== null) this.#fillStaticMap(this.#statics);
     const hit = this.#statics?.get(method)?.get(path);
     return hit === undefined ? this.#engine.lookup(method, path) : hit.id;
   }
 
   /** Finds the route for a request. `path` may carry a query string (ignored). Never throws. */
   find(method: string, path: string): RouteMatch<T> | null {
+    if (this.#pendingStatics.length > 0 && this.#statics !== null) this.#fillStaticMap(this.#statics);
     const hit = this.#statics?.get(method)?.get(path);
     if (hit !== undefined) return hit;
     const engine = this.#engine;

@@ -139,6 +139,10 @@ class ReferenceEngine implements Engine {
     return this.#routes.map((route) => route.info);
   }
 
+  route(id: number): RouteInfo | undefined {
+    return this.#routes[id]?.info;
+  }
+
   /**
    * SPEC §3.1: the path exactly as sent first; only when nothing matches, with one trailing slash
    * toggled (never for `/`). Spans of the toggled lookup still index into the path as sent: removing a

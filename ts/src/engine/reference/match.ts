@@ -41,7 +41,7 @@ export function expandOptional(pieces: Piece[]): Variant[] {
 export interface MatchResult {
   /** (start, end) pairs: parameters in `RouteInfo.params` order, then regex-block capture groups. */
   spans: number[];
-  /** Per character of the path: the {@link RANK} of the piece that consumed it. */
+  /** Per character of the path, then its end: the {@link RANK} of the piece that consumed it. */
   ranks: number[];
 }
 
@@ -113,8 +113,15 @@ function spansOf(
   return spans;
 }
 
+/**
+ * One rank per character, plus one for the end of the path: a route that ends there ranks as static,
+ * one that still has a (here empty) wildcard or regex block ranks as a tail. So `/a/` beats `/a/*` on
+ * `/a/`, as "static before wildcard at each point of the path" reads in a tree (and as find-my-way does).
+ */
 function ranksOf(pieces: Piece[], bounds: number[], length: number): number[] {
-  const ranks: number[] = new Array(length).fill(RANK.static);
+  const ranks: number[] = new Array(length + 1).fill(RANK.static);
+  const last = pieces.at(-1);
+  if (last?.kind === 'wildcard' || last?.kind === 'regex') ranks[length] = RANK.tail;
   pieces.forEach((piece, k) => {
     let rank: number = RANK.static;
     if (piece.kind === 'param') rank = piece.constraint === null ? RANK.unconstrained : RANK.constrained;

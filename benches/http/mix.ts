@@ -1,0 +1,63 @@
+/**
+ * The request mixes the load generator cycles through. Every connection walks the same list in order, so
+ * the proportions are exact. Every request of a mix expects a 2xx answer: a non-2xx during a timed run is
+ * a failure of the server under test, never part of the workload (404s and 400s are checked by
+ * `conformance.ts` before timing instead).
+ */
+import { seedIds } from './model.js';
+
+export interface LoadRequest {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export type MixName = 'mixed' | 'read' | 'by-id';
+export const MIXES: readonly MixName[] = ['mixed', 'read', 'by-id'];
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+/** A readable description for the report. */
+export const MIX_DESCRIPTIONS: Record<MixName, string> = {
+  mixed:
+    '70 % GET /tasks/:id (10 different ids), 10 % GET /tasks, 10 % GET /, 10 % PUT /tasks/:id with a small JSON body',
+  read: '80 % GET /tasks/:id (10 different ids), 10 % GET /tasks, 10 % GET /',
+  'by-id': '100 % GET /tasks/:id (10 different ids)',
+};
+
+export function buildMix(name: MixName): LoadRequest[] {
+  const ids = seedIds();
+  const byId = (i: number): LoadRequest => ({ method: 'GET', path: `/tasks/${ids[i % ids.length]}` });
+  const list: LoadRequest = { method: 'GET', path: '/tasks' };
+  const root: LoadRequest = { method: 'GET', path: '/' };
+  const put = (i: number): LoadRequest => ({
+    method: 'PUT',
+    path: `/tasks/${ids[i % ids.length]}`,
+    headers: JSON_HEADERS,
+    // Writes the value the task already has half of the time: the data set never grows or drifts.
+    body: JSON.stringify({ completed: i % 2 === 0 }),
+  });
+  switch (name) {
+    case 'by-id':
+      return Array.from({ length: 20 }, (_, i) => byId(i));
+    case 'read':
+      return [
+        ...Array.from({ length: 8 }, (_, i) => byId(i)),
+        list,
+        ...Array.from({ length: 8 }, (_, i) => byId(i + 8)),
+        root,
+      ];
+    case 'mixed':
+      return [
+        ...Array.from({ length: 7 }, (_, i) => byId(i)),
+        list,
+        put(0),
+        root,
+        ...Array.from({ length: 7 }, (_, i) => byId(i + 7)),
+        list,
+        put(1),
+        root,
+      ];
+  }
+}

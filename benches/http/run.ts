@@ -1,0 +1,270 @@
+/**
+ * HTTP benchmark: the tasks API on Arbor, Express 5, Fastify 5, Hono (@hono/node-server) and a bare
+ * node:http server, each in its own child process, driven by autocannon from another process on loopback.
+ * Runs are interleaved (A B C D E, B C D E A, …) so that drift in the machine's load spreads over every
+ * server instead of favouring whichever ran in a quiet minute. Every server is checked for correct
+ * answers before anything is timed.
+ *
+ *   npm run bench:http                         5 rounds × 10 s (3 s warm-up each), 100 connections
+ *   node --import tsx benches/http/run.ts --smoke        1 round × 2 s: checks the machinery, not a benchmark
+ *   options: --rounds N --duration S --warmup S --connections N --pipelining N --mix mixed|read|by-id
+ *            --only arbor,fastify --node /path/to/node (servers' Node) --out DIR (default benches/results)
+ *            --arbor-engine wasm|reference (reference: the TypeScript engine of the differential tests)
+ *            --arbor-from auto|dist|src (auto: dist/ when it is up to date, else the sources through tsx)
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { checkConformance } from './conformance.js';
+import type { RunCommand, RunResult } from './driver.js';
+import { describeEnvironment, type Environment } from './environment.js';
+import { buildMix, MIX_DESCRIPTIONS, MIXES, type MixName } from './mix.js';
+import { renderReport, type ServerSummary } from './report.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+
+interface Contender {
+  name: string;
+  label: string;
+  file: string;
+  /** npm package whose version is reported (null: Node itself). */
+  pkg: string | null;
+}
+
+/** Arbor first; the bare server is the ceiling and Fastify the bar to clear. */
+const CONTENDERS: Contender[] = [
+  { name: 'arbor', label: 'Arbor', file: 'arbor.ts', pkg: null },
+  { name: 'fastify', label: 'Fastify 5', file: 'fastify.ts', pkg: 'fastify' },
+  { name: 'hono', label: 'Hono (node-server)', file: 'hono.ts', pkg: 'hono' },
+  { name: 'express', label: 'Express 5', file: 'express.ts', pkg: 'express' },
+  { name: 'bare', label: 'bare node:http', file: 'bare.ts', pkg: null },
+];
+
+const { values: args } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '5' },
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '100' },
+    pipelining: { type: 'string', default: '1' },
+    mix: { type: 'string', default: 'mixed' },
+    only: { type: 'string' },
+    node: { type: 'string', default: process.execPath },
+    out: { type: 'string', default: join(root, 'benches', 'results') },
+    smoke: { type: 'boolean', default: false },
+    'arbor-engine': { type: 'string', default: 'wasm' },
+    'arbor-from': { type: 'string', default: 'auto' },
+  },
+});
+
+const positive = (name: string, text: string | undefined, allowZero = false): number => {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
+    throw new Error(`--${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, got ${text}`);
+  }
+  return value;
+};
+const settings = {
+  rounds: args.smoke ? 1 : positive('rounds', args.rounds),
+  duration: args.smoke ? 2 : positive('duration', args.duration),
+  warmup: args.smoke ? 1 : positive('warmup', args.warmup, true),
+  connections: positive('connections', args.connections),
+  pipelining: positive('pipelining', args.pipelining),
+  mix: args.mix as MixName,
+  node: args.node,
+  arborEngine: args['arbor-engine'],
+};
+if (settings.arborEngine !== 'wasm' && settings.arborEngine !== 'reference') {
+  throw new Error('--arbor-engine must be wasm or reference');
+}
+
+/** Newest modification time of any file under `dir`. */
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * Where the Arbor server loads the framework from: tsc's output in dist/ (as users run it) when it is at
+ * least as new as every source file — `npm run bench:http` builds first, so it is — else the sources
+ * through tsx.
+ */
+function arborFrom(choice: string | undefined): 'dist' | 'src' {
+  if (choice === 'dist' || choice === 'src') return choice;
+  if (choice !== 'auto') throw new Error('--arbor-from must be auto, dist or src');
+  const entry = join(root, 'dist', 'ts', 'src', 'app', 'index.js');
+  if (!existsSync(entry)) return 'src';
+  return statSync(entry).mtimeMs >= newestMtime(join(root, 'ts', 'src')) - 1000 ? 'dist' : 'src';
+}
+const arborSource = arborFrom(args['arbor-from']);
+if (!MIXES.includes(settings.mix)) throw new Error(`--mix must be one of ${MIXES.join(', ')}`);
+if (settings.arborEngine === 'reference') {
+  const arbor = CONTENDERS.find((c) => c.name === 'arbor');
+  if (arbor) arbor.label = 'Arbor (TS reference engine)';
+}
+const only = args.only?.split(',').map((s) => s.trim());
+const contenders = CONTENDERS.filter((c) => !only || only.includes(c.name));
+if (contenders.length === 0)
+  throw new Error(`--only matched no server; known: ${CONTENDERS.map((c) => c.name)}`);
+
+const log = (message: string) => console.log(`[bench:http] ${message}`);
+
+interface Running {
+  contender: Contender;
+  child: ChildProcess;
+  url: string;
+  exited: boolean;
+}
+
+function startChild(file: string, node: string): ChildProcess {
+  return spawn(node, ['--import', 'tsx', file], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      ARBOR_BENCH_ENGINE: settings.arborEngine,
+      ARBOR_BENCH_FROM: arborSource,
+    },
+  });
+}
+
+function waitForMessage<T>(child: ChildProcess, type: string, timeoutMs: number, what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => done(new Error(`${what}: no '${type}' message after ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    const onMessage = (message: { type?: string }) => {
+      if (message?.type === type) done(null, message as T);
+      else if (message?.type === 'error')
+        done(new Error(`${what}: ${(message as { message?: string }).message}`));
+    };
+    const onExit = (code: number | null, signal: string | null) =>
+      done(new Error(`${what} exited (${code ?? signal}) before '${type}'`));
+    function done(error: Error | null, value?: T) {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      if (error) reject(error);
+      else resolve(value as T);
+    }
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
+
+async function startServer(contender: Contender): Promise<Running> {
+  const child = startChild(join(here, 'servers', contender.file), settings.node);
+  const { port } = await waitForMessage<{ port: number }>(child, 'listening', 60_000, contender.label);
+  const running: Running = { contender, child, url: `http://127.0.0.1:${port}`, exited: false };
+  child.once('exit', () => {
+    running.exited = true;
+  });
+  return running;
+}
+
+async function main(): Promise<void> {
+  const requests = buildMix(settings.mix);
+  const environment: Environment = describeEnvironment(root, settings.node, contenders);
+  log(
+    `${environment.cpu} × ${environment.cores}, ${environment.serverNode}, load average ${environment.loadAverage}`,
+  );
+  if (args.smoke) log('smoke run: checks the machinery only; the figures are not a benchmark');
+  log(
+    `Arbor loaded from ${arborSource === 'dist' ? 'dist/ (tsc output)' : 'ts/src through tsx (dist/ missing or stale)'}`,
+  );
+
+  const driver = startChild(join(here, 'driver.ts'), process.execPath);
+  await waitForMessage(driver, 'ready', 60_000, 'load driver');
+
+  const servers: Running[] = [];
+  const failures = new Map<string, string[]>();
+  try {
+    for (const contender of contenders) {
+      const server = await startServer(contender);
+      servers.push(server);
+      const problems = await checkConformance(server.url);
+      failures.set(contender.name, problems);
+      log(
+        `${contender.label}: ${server.url} ${problems.length === 0 ? 'answers correctly' : 'FAILS CHECKS'}`,
+      );
+      for (const problem of problems) log(`  ${problem}`);
+    }
+
+    const results = new Map<string, RunResult[]>(servers.map((s) => [s.contender.name, []]));
+    for (let round = 0; round < settings.rounds; round++) {
+      // Rotate the starting server each round: no server always runs first (or right after another).
+      const order = servers.map((_, i) => servers[(i + round) % servers.length] as Running);
+      for (const server of order) {
+        if (server.exited) {
+          log(`round ${round + 1}: ${server.contender.label} has exited; skipped`);
+          continue;
+        }
+        const command: RunCommand = {
+          type: 'run',
+          url: server.url,
+          requests,
+          connections: settings.connections,
+          pipelining: settings.pipelining,
+          duration: settings.duration,
+          warmup: settings.warmup,
+        };
+        driver.send(command);
+        const timeout = (settings.duration + settings.warmup + 60) * 1000;
+        const { result } = await waitForMessage<{ result: RunResult }>(
+          driver,
+          'result',
+          timeout,
+          'load driver',
+        );
+        results.get(server.contender.name)?.push(result);
+        const bad = result.errors + result.timeouts + result.non2xx;
+        log(
+          `round ${round + 1}/${settings.rounds} ${server.contender.label.padEnd(20)} ` +
+            `${Math.round(result.rps).toString().padStart(7)} req/s  p99 ${result.latencyP99} ms` +
+            (bad > 0
+              ? `  (${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx)`
+              : ''),
+        );
+      }
+    }
+
+    const summaries: ServerSummary[] = servers.map((server) => ({
+      name: server.contender.name,
+      label: server.contender.label,
+      runs: results.get(server.contender.name) ?? [],
+      failures: failures.get(server.contender.name) ?? [],
+      crashed: server.exited,
+    }));
+    const { markdown, svg } = renderReport({
+      summaries,
+      environment,
+      settings: {
+        ...settings,
+        arborSource,
+        mixDescription: MIX_DESCRIPTIONS[settings.mix],
+        smoke: args.smoke,
+      },
+    });
+    mkdirSync(args.out, { recursive: true });
+    writeFileSync(join(args.out, 'http.md'), markdown);
+    writeFileSync(join(args.out, 'http.svg'), svg);
+    log(`wrote ${join(args.out, 'http.md')} and http.svg`);
+  } finally {
+    for (const server of servers) server.child.kill('SIGTERM');
+    driver.kill('SIGTERM');
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`[bench:http] failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

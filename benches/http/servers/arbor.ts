@@ -1,0 +1,60 @@
+/**
+ * Arbor: the tasks API written with `Application`, the same handlers and JSON as every other server of
+ * the benchmark. The reference application in `ts/examples/tasks` adds the logging and CORS middleware of
+ * the original; they are left out here because no other server has them (the soak test runs the full
+ * reference application instead).
+ */
+import { NOT_FOUND_BODY, TaskStore, TITLE_REQUIRED_BODY, WELCOME } from '../model.js';
+import { announce, BODY_LIMIT, HOST } from './announce.js';
+
+type AppModule = typeof import('../../../ts/src/app/index.js');
+type ReferenceModule = typeof import('../../../ts/src/engine/reference/index.js');
+
+// `ARBOR_BENCH_FROM=dist` (what run.ts picks when dist/ is up to date) loads tsc's output, as users run
+// it; otherwise the sources go through tsx, whose transform adds small per-closure helpers (`__name`)
+// that the other frameworks, plain JavaScript in node_modules, never pay.
+const fromDist = process.env.ARBOR_BENCH_FROM === 'dist';
+const dist = (path: string) => new URL(`../../../dist/${path}`, import.meta.url).href;
+const { Application, consoleLogger } = (
+  fromDist ? await import(dist('ts/src/app/index.js')) : await import('../../../ts/src/app/index.js')
+) as AppModule;
+const { createReferenceEngine } = (
+  fromDist
+    ? await import(dist('ts/src/engine/reference/index.js'))
+    : await import('../../../ts/src/engine/reference/index.js')
+) as ReferenceModule;
+
+const store = new TaskStore();
+// `--arbor-engine reference` (env ARBOR_BENCH_ENGINE) swaps in the TypeScript reference engine, to see
+// what the WebAssembly engine is worth at the HTTP level; the default is the product's wasm engine.
+const engine = process.env.ARBOR_BENCH_ENGINE === 'reference' ? { engine: createReferenceEngine } : {};
+const app = new Application({
+  ...engine,
+  port: 0,
+  host: HOST,
+  bodyLimit: BODY_LIMIT,
+  // `run()`'s banner is dropped (info); errors and warnings still reach stderr.
+  logger: { ...consoleLogger, info: () => {} },
+});
+
+app.get('/', (_req, res) => res.json(WELCOME));
+app.get('/tasks', (_req, res) => res.json(store.list()));
+app.get('/tasks/:id', (req, res) => {
+  const task = store.get(req.param('id') ?? '');
+  return task ? res.json(task) : res.status(404).json(NOT_FOUND_BODY);
+});
+app.post('/tasks', (req, res) => {
+  const task = store.create(req.json());
+  return task ? res.status(201).json(task) : res.status(400).json(TITLE_REQUIRED_BODY);
+});
+app.put('/tasks/:id', (req, res) => {
+  const task = store.update(req.param('id') ?? '', req.json());
+  return task ? res.json(task) : res.status(404).json(NOT_FOUND_BODY);
+});
+app.delete('/tasks/:id', (req, res) => {
+  if (store.delete(req.param('id') ?? '')) return res.status(204).send();
+  return res.status(404).json(NOT_FOUND_BODY);
+});
+
+const server = app.run();
+server.once('listening', () => announce(server));

@@ -1,0 +1,115 @@
+/**
+ * The server side of the load and soak run: the reference server (`ts/examples/server.ts`: the tasks and
+ * products applications with logging and CORS) started with `run()` in its own process, plus what the
+ * run needs to observe it from outside:
+ *
+ * - one extra route, `GET /__load/slow?ms=N`, that answers after N ms (a request that is certainly in
+ *   flight when `close()` is called);
+ * - counters of requests received and answered, and of the `X-Load-Id` of each request received while
+ *   tracking is on (so the runner can tell a request the server lost from one that never reached it);
+ * - IPC commands: `memory`, `gc` (needs `--expose-gc`), `counters`, `track`, `close`.
+ *
+ * Request log lines and `run()`'s banner are dropped (they would cost more than the requests);
+ * errors the application logs are counted and the first few printed.
+ */
+import type { Logger } from '../../ts/src/app/index.js';
+
+interface Command {
+  type: 'memory' | 'gc' | 'counters' | 'track' | 'close';
+}
+
+let loggedErrors = 0;
+const logger: Logger = {
+  info: () => {},
+  warn: (message) => console.warn(`[load server] ${message}`),
+  error: (message, error) => {
+    loggedErrors++;
+    if (loggedErrors <= 5) console.error(`[load server] ${message}`, error ?? '');
+  },
+};
+
+// server.ts builds its app and calls run() at import; ARBOR_NO_LISTEN keeps that instance from listening
+// (the CLI's mode), and a second instance built by the same factory is the one served here.
+process.env.ARBOR_NO_LISTEN = '1';
+const { createDemoApp } = await import('../../ts/examples/server.js');
+delete process.env.ARBOR_NO_LISTEN;
+
+const app = createDemoApp({ port: 0, host: '127.0.0.1', logger });
+let slowInFlight = 0;
+app.get('/__load/slow', async (req, res) => {
+  const ms = Math.min(Number(req.query('ms', '1000')) || 0, 30_000);
+  slowInFlight++;
+  try {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+  } finally {
+    slowInFlight--;
+  }
+  return res.json({ slept: ms, padding: 'x'.repeat(4096) });
+});
+
+const counters = { received: 0, answered: 0, aborted: 0 };
+let tracking = false;
+const receivedIds: number[] = [];
+const answeredIds: number[] = [];
+
+const server = app.run();
+server.on('request', (req, res) => {
+  counters.received++;
+  const id = tracking ? Number(req.headers['x-load-id']) : Number.NaN;
+  if (!Number.isNaN(id)) receivedIds.push(id);
+  res.on('finish', () => {
+    counters.answered++;
+    if (!Number.isNaN(id)) answeredIds.push(id);
+  });
+  res.on('close', () => {
+    if (!res.writableFinished) counters.aborted++;
+  });
+});
+
+const memory = () => ({ type: 'memory', usage: process.memoryUsage(), at: Date.now() });
+
+process.on('message', (command: Command) => {
+  switch (command.type) {
+    case 'memory':
+      process.send?.(memory());
+      break;
+    case 'gc':
+      (globalThis as { gc?: () => void }).gc?.();
+      process.send?.(memory());
+      break;
+    case 'counters':
+      process.send?.({ type: 'counters', ...counters, slowInFlight, loggedErrors });
+      break;
+    case 'track':
+      tracking = true;
+      process.send?.({ type: 'tracking' });
+      break;
+    case 'close': {
+      const started = performance.now();
+      const inFlightAtClose = counters.received - counters.answered;
+      app.close().then(
+        () => {
+          process.send?.({
+            type: 'closed',
+            ms: performance.now() - started,
+            inFlightAtClose,
+            ...counters,
+            loggedErrors,
+            receivedIds,
+            answeredIds,
+          });
+          // Nothing else should keep the process alive now: the runner checks that it exits by itself.
+          process.disconnect();
+        },
+        (error: unknown) => process.send?.({ type: 'error', message: String(error) }),
+      );
+      break;
+    }
+  }
+});
+
+server.once('listening', () => {
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  process.send?.({ type: 'listening', port, pid: process.pid });
+});

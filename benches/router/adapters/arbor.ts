@@ -1,0 +1,92 @@
+import type { RouterOptions } from '../../../ts/src/router.js';
+import type { Piece, RouteTable } from '../routes.js';
+import type { Adapter, Built } from './types.js';
+
+export type ArborEngine = 'wasm' | 'reference';
+
+function render(pieces: readonly Piece[]): string {
+  return pieces
+    .map((p) => {
+      if (p.kind === 'static') return p.text;
+      if (p.kind === 'wildcard') return '*';
+      return p.constraint ? `:${p.name}<${p.constraint.arbor}>` : `:${p.name}`;
+    })
+    .join('');
+}
+
+interface Variant {
+  name: string;
+  options: RouterOptions;
+  rule: Adapter['rule'];
+  note: string | null;
+}
+
+/**
+ * Arbor's adapters: the default router (definition order, static paths answered from a `Map` in front
+ * of the engine), the specificity order, and the engine alone (`staticMap: false`).
+ * Imported dynamically: until the WebAssembly engine is built, importing `Router` fails, and the
+ * peers must still run. Throws with the import error when the engine is not available.
+ */
+export async function arborAdapters(engine: ArborEngine = 'wasm'): Promise<Adapter[]> {
+  const { Router } = await import('../../../ts/src/router.js');
+  const base: RouterOptions = {};
+  let suffix = '';
+  if (engine === 'reference') {
+    const reference = await import('../../../ts/src/engine/reference/index.js');
+    base.engine = reference.createReferenceEngine;
+    suffix = ' [reference engine]';
+  }
+  const variants: Variant[] = [
+    { name: 'arbor', options: { ...base }, rule: 'static-first', note: null },
+    {
+      name: 'arbor (specificity)',
+      options: { ...base, order: 'specificity' },
+      rule: 'specificity',
+      note: "`new Router({ order: 'specificity' })`",
+    },
+    {
+      name: 'arbor (engine only)',
+      options: { ...base, staticMap: false },
+      rule: 'static-first',
+      note: '`new Router({ staticMap: false })`: no static-path `Map` in front of the engine',
+    },
+  ];
+  return variants.map(
+    (variant): Adapter => ({
+      name: variant.name + suffix,
+      pkg: 'arbor-router',
+      rule: variant.rule,
+      selection: '`router.lookup(method, path)` (the route id; no parameter is sliced)',
+      params: '`router.find(method, path)` then `params[name]`',
+      wildcardKey: '*',
+      build(table: RouteTable): Built {
+        const router = new Router<number>(variant.options);
+        for (const route of table.routes) router.add(route.method, render(route.pieces), route.id);
+        // Route ids are dense in definition order, one per `add`: the same numbers as the table's ids.
+        const first = table.requests[0];
+        if (first) router.lookup(first.method, first.path);
+        return {
+          select(method, path) {
+            return router.lookup(method, path);
+          },
+          withParams(method, path, names) {
+            const found = router.find(method, path);
+            if (found === null) return -1;
+            let n = found.value;
+            const params = found.params;
+            for (let i = 0; i < names.length; i++) n += (params[names[i] as string] as string).length;
+            return n;
+          },
+          answer(method, path) {
+            const found = router.find(method, path);
+            if (found === null) return null;
+            if (found.id !== found.value)
+              throw new Error(`route id ${found.id} is not the definition index ${found.value}`);
+            return { id: found.value, params: { ...found.params } };
+          },
+        };
+      },
+      notes: () => (variant.note ? [variant.note] : []),
+    }),
+  );
+}

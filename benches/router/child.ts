@@ -1,0 +1,186 @@
+/**
+ * One router in one process (as find-my-way's suite does): the JIT state one router leaves behind
+ * cannot slow down or speed up the next. The parent (`run.ts`) starts this file once per router per
+ * round, and once per router and table for memory, and reads the JSON it writes.
+ *
+ *   child.ts --adapter <name> --out <file> [--quick] [--arbor-engine wasm|reference] [--cases <substr>]
+ *   child.ts --adapter <name> --out <file> --memory <table>   (needs --expose-gc)
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { measure } from 'mitata';
+import type { ArborEngine } from './adapters/arbor.js';
+import { type Adapter, type Built, loadAdapters } from './adapters/index.js';
+import { BUILD_TABLES, buildCases, type Case, MODES, type Mode, type TableName } from './cases.js';
+import { loadTables, type RouteTable } from './routes.js';
+import { verify } from './verify.js';
+
+export interface Timing {
+  /** ns per op or per request (see the case's `per`). */
+  p50: number;
+  avg: number;
+}
+
+export interface ChildResult {
+  adapter: string;
+  verification: Partial<Record<TableName, { ok: boolean; reason: string | null }>>;
+  /** caseId → mode → timing; absent when the router could not register the table. */
+  timings: Record<string, Partial<Record<Mode, Timing>>>;
+  /** table → median ms to register every route and answer a first request. */
+  registration: Partial<Record<TableName, number>>;
+  memory?: { table: TableName; heapUsed: number; external: number; rss: number };
+}
+
+const { values } = parseArgs({
+  options: {
+    adapter: { type: 'string' },
+    out: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    'arbor-engine': { type: 'string', default: 'wasm' },
+    cases: { type: 'string' },
+    memory: { type: 'string' },
+  },
+});
+
+const engine = values['arbor-engine'] as ArborEngine;
+const { adapters } = await loadAdapters(engine);
+const adapter = adapters.find((a) => a.name === values.adapter);
+if (adapter === undefined || values.out === undefined) {
+  throw new Error(`usage: child.ts --adapter <${adapters.map((a) => a.name).join('|')}> --out <file>`);
+}
+const tables = loadTables();
+const result: ChildResult = { adapter: adapter.name, verification: {}, timings: {}, registration: {} };
+
+if (values.memory !== undefined) {
+  const memory = measureMemory(adapter, values.memory as TableName, tables[values.memory as TableName]);
+  if (memory) result.memory = memory;
+} else {
+  await timeAll(adapter);
+}
+writeFileSync(values.out, JSON.stringify(result));
+
+/**
+ * Builds a loop for one measurement with `new Function`, so every router and case gets its own copy
+ * of the loop's code: closures made from one shared function literal share their type feedback, and
+ * the second router measured would run in a loop made polymorphic by the first.
+ */
+function makeLoop(
+  fn: Built['select'] | Built['withParams'],
+  methods: string[],
+  paths: string[],
+  names: string[][],
+  sink: { value: number; calls: number },
+): () => void {
+  const factory = new Function(
+    'fn',
+    'methods',
+    'paths',
+    'names',
+    'sink',
+    `const n = methods.length;
+     return function op() {
+       let s = 0;
+       for (let i = 0; i < n; i++) s += fn(methods[i], paths[i], names[i]);
+       sink.value += s;
+       sink.calls++;
+     };`,
+  ) as (...args: unknown[]) => () => void;
+  return factory(fn, methods, paths, names, sink);
+}
+
+async function timeCase(
+  built: Built,
+  c: Case,
+  mode: Mode,
+  names: string[][],
+  quick: boolean,
+): Promise<Timing> {
+  const table = tables[c.table];
+  const methods = c.requests.map((i) => table.requests[i]?.method as string);
+  const paths = c.requests.map((i) => table.requests[i]?.path as string);
+  const caseNames = c.requests.map((i) => names[i] ?? []);
+  const fn = mode === 'select' ? built.select : built.withParams;
+  // The sum one op yields, taken once before timing; every timed op must yield it again, so a
+  // result the JIT dropped or a router that changed its answer under load fails the run.
+  let perOp = 0;
+  for (let i = 0; i < methods.length; i++)
+    perOp += fn(methods[i] as string, paths[i] as string, caseNames[i] as string[]);
+  const sink = { value: 0, calls: 0 };
+  const op = makeLoop(fn, methods, paths, caseNames, sink);
+  const stats = await measure(op, { min_cpu_time: (quick ? 40 : 600) * 1e6 });
+  if (sink.value !== sink.calls * perOp) {
+    throw new Error(
+      `${adapter?.name} ${c.id} ${mode}: results changed while timing (${sink.value} ≠ ${sink.calls} × ${perOp})`,
+    );
+  }
+  const divide = c.per === 'request' ? c.requests.length : 1;
+  return { p50: stats.p50 / divide, avg: stats.avg / divide };
+}
+
+/** Median wall time of fresh builds (registration plus the first lookup, where lazy routers compile). */
+function registrationTime(a: Adapter, table: RouteTable, quick: boolean): number {
+  const times: number[] = [];
+  const started = performance.now();
+  while (times.length < (quick ? 1 : 5) || (times.length < 15 && performance.now() - started < 3000)) {
+    const t0 = performance.now();
+    const built = a.build(table);
+    times.push(performance.now() - t0);
+    if (built.select('GET', '/') === -2) throw new Error('unreachable');
+  }
+  times.sort((x, y) => x - y);
+  return times[Math.floor(times.length / 2)] as number;
+}
+
+async function timeAll(a: Adapter): Promise<void> {
+  const quick = values.quick ?? false;
+  const builtBy = new Map<TableName, { built: Built; names: string[][] }>();
+  const selected = buildCases(tables).filter((c) => !values.cases || c.id.includes(values.cases));
+  // Every table a timed case uses is verified first; a full run (no --cases) verifies them all.
+  const needed = new Set<TableName>(
+    values.cases ? selected.map((c) => c.table) : ['small', 'github', 'generated'],
+  );
+  if (values.cases && 'register'.includes(values.cases)) for (const t of BUILD_TABLES) needed.add(t);
+  for (const name of needed) {
+    const verified = verify(a, tables[name]);
+    result.verification[name] = { ok: verified.ok, reason: verified.reason };
+    if (verified.built) builtBy.set(name, { built: verified.built, names: verified.names });
+  }
+  for (const c of selected) {
+    const entry = builtBy.get(c.table);
+    if (entry === undefined) continue;
+    const timings: Partial<Record<Mode, Timing>> = {};
+    for (const mode of MODES) timings[mode] = await timeCase(entry.built, c, mode, entry.names, quick);
+    result.timings[c.id] = timings;
+  }
+  for (const name of BUILD_TABLES) {
+    if (values.cases && !name.includes(values.cases) && !'register'.includes(values.cases)) continue;
+    if (builtBy.get(name)?.built) result.registration[name] = registrationTime(a, tables[name], quick);
+  }
+}
+
+function measureMemory(a: Adapter, name: TableName, table: RouteTable): ChildResult['memory'] {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) throw new Error('memory needs --expose-gc');
+  const settle = (): NodeJS.MemoryUsage => {
+    for (let i = 0; i < 3; i++) gc();
+    return process.memoryUsage();
+  };
+  // Warm the router's code paths on a tiny table first, so the delta is the table, not lazy code.
+  a.build(tables.small);
+  const before = settle();
+  let built: Built | null = null;
+  try {
+    built = a.build(table);
+  } catch {
+    return undefined;
+  }
+  const after = settle();
+  // Keep the router alive past the second reading.
+  if (built.select('GET', '/') === -2) throw new Error('unreachable');
+  return {
+    table: name,
+    heapUsed: after.heapUsed - before.heapUsed,
+    external: after.external - before.external,
+    rss: after.rss - before.rss,
+  };
+}

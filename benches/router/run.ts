@@ -1,0 +1,215 @@
+/**
+ * The router benchmark: Arbor beside the fastest JavaScript routers, every adapter proven correct on
+ * every table before it is timed. Writes `benches/results/router-node<major>.json`, then renders
+ * `router.md` and `router.svg` from every such file present (see report.ts).
+ *
+ *   tsx benches/router/run.ts [--quick] [--node-label "Node 24"] [--rounds 3] [--routers rou3,arbor]
+ *                             [--cases github] [--arbor-engine wasm|reference] [--no-memory] [--out file]
+ *   /usr/bin/node --import tsx benches/router/run.ts …   (Node 20)
+ *
+ * Each router runs in its own child process per round; rounds interleave the routers, and the
+ * report takes the median of the rounds, so a slow minute on a shared machine hits all routers alike.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { ArborEngine } from './adapters/arbor.js';
+import { isArbor, loadAdapters } from './adapters/index.js';
+import { BUILD_TABLES, buildCases, type Mode, type TableName } from './cases.js';
+import type { ChildResult, Timing } from './child.js';
+import { type RunFile, renderReport } from './report.js';
+import { loadTables } from './routes.js';
+import { machine, packageVersion, ROOT } from './system.js';
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    'node-label': { type: 'string' },
+    rounds: { type: 'string' },
+    routers: { type: 'string' },
+    cases: { type: 'string' },
+    'arbor-engine': { type: 'string', default: 'wasm' },
+    'no-memory': { type: 'boolean', default: false },
+    'no-report': { type: 'boolean', default: false },
+    out: { type: 'string' },
+  },
+});
+
+const quick = values.quick ?? false;
+const rounds = Number(values.rounds ?? (quick ? 1 : 3));
+const engine = values['arbor-engine'] as ArborEngine;
+if (engine !== 'wasm' && engine !== 'reference') throw new Error('--arbor-engine is wasm or reference');
+const major = process.versions.node.split('.')[0] as string;
+const label = values['node-label'] ?? `Node ${major}`;
+const resultsDir = join(ROOT, 'benches/results');
+const out = values.out ?? join(resultsDir, `router-node${major}.json`);
+
+const { adapters: all, arborError } = await loadAdapters(engine);
+const wanted = values.routers?.split(',').map((s) => s.trim().toLowerCase());
+const adapters = wanted ? all.filter((a) => wanted.some((w) => a.name.toLowerCase().includes(w))) : all;
+if (arborError) console.warn(`warning: ${arborError}`);
+const tables = loadTables();
+const cases = buildCases(tables).filter((c) => !values.cases || c.id.includes(values.cases));
+
+const childFile = join(ROOT, 'benches/router/child.ts');
+const scratch = mkdtempSync(join(tmpdir(), 'arbor-router-bench-'));
+const errors: string[] = [];
+
+/** The line of a child's stderr that says what went wrong (Node prints the source excerpt first). */
+function errorLine(stderr: string): string {
+  const lines = stderr.trim().split('\n');
+  return lines.find((l) => /^\w*Error\b|^Error:/.test(l.trim())) ?? lines.slice(-3).join(' | ');
+}
+
+/** Runs child.ts with this process's loader flags (tsx's, however it was started). */
+function child(adapter: string, extra: string[], nodeFlags: string[] = []): ChildResult | null {
+  const file = join(scratch, `${Math.random().toString(36).slice(2)}.json`);
+  const args = [
+    ...nodeFlags,
+    ...process.execArgv,
+    childFile,
+    '--adapter',
+    adapter,
+    '--out',
+    file,
+    '--arbor-engine',
+    engine,
+    ...extra,
+  ];
+  const started = performance.now();
+  const run = spawnSync(process.execPath, args, { stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  if (run.status !== 0) {
+    const message = `${adapter} ${extra.join(' ')}: child exited ${run.status}: ${errorLine(run.stderr ?? '')}`;
+    errors.push(message);
+    console.error(message);
+    return null;
+  }
+  console.log(`  ${adapter} ${extra.join(' ')} (${seconds} s)`);
+  return JSON.parse(readFileSync(file, 'utf8')) as ChildResult;
+}
+
+/** `object[key]`, created by `make` when absent. */
+function within<K extends string, V>(object: Partial<Record<K, V>>, key: K, make: () => V): V {
+  const value = object[key];
+  if (value !== undefined) return value;
+  const made = make();
+  object[key] = made;
+  return made;
+}
+
+const timingRounds: Record<string, Partial<Record<Mode, Record<string, number[][]>>>> = {};
+const registrationRounds: Partial<Record<TableName, Record<string, number[]>>> = {};
+const verification: RunFile['verification'] = {};
+
+for (let round = 1; round <= rounds; round++) {
+  console.log(`round ${round} of ${rounds}`);
+  for (const adapter of adapters) {
+    const extra = [...(quick ? ['--quick'] : []), ...(values.cases ? ['--cases', values.cases] : [])];
+    const r = child(adapter.name, extra);
+    if (r === null) continue;
+    verification[adapter.name] = r.verification;
+    for (const [caseId, byMode] of Object.entries(r.timings)) {
+      for (const [mode, t] of Object.entries(byMode) as [Mode, Timing][]) {
+        const byAdapter = within(
+          within(timingRounds, caseId, () => ({})),
+          mode,
+          () => ({}),
+        );
+        within(byAdapter, adapter.name, () => [] as number[][]).push([t.p50, t.avg]);
+      }
+    }
+    for (const [table, ms] of Object.entries(r.registration) as [TableName, number][]) {
+      within(
+        within(registrationRounds, table, () => ({})),
+        adapter.name,
+        () => [] as number[],
+      ).push(ms);
+    }
+  }
+}
+
+type MemoryFigure = NonNullable<ChildResult['memory']>;
+type RunTiming = { p50: number; avg: number; rounds: number[] };
+const memory: RunFile['memory'] = {};
+if (!values['no-memory']) {
+  console.log('memory after registration');
+  for (const table of quick ? (['generated'] as const) : BUILD_TABLES) {
+    for (const adapter of adapters) {
+      const r = child(adapter.name, ['--memory', table], ['--expose-gc']);
+      if (r?.memory) within(memory, table, (): Record<string, MemoryFigure> => ({}))[adapter.name] = r.memory;
+    }
+  }
+}
+rmSync(scratch, { recursive: true, force: true });
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+};
+
+const timings: RunFile['timings'] = {};
+for (const [caseId, byMode] of Object.entries(timingRounds)) {
+  for (const [mode, byAdapter] of Object.entries(byMode) as [Mode, Record<string, number[][]>][]) {
+    for (const [name, samples] of Object.entries(byAdapter)) {
+      within(
+        within(timings, caseId, () => ({})),
+        mode,
+        (): Record<string, RunTiming> => ({}),
+      )[name] = {
+        p50: median(samples.map((s) => s[0] as number)),
+        avg: median(samples.map((s) => s[1] as number)),
+        rounds: samples.map((s) => s[0] as number),
+      };
+    }
+  }
+}
+const registration: RunFile['registration'] = {};
+for (const [table, byAdapter] of Object.entries(registrationRounds) as [
+  TableName,
+  Record<string, number[]>,
+][]) {
+  const byName = within(registration, table, (): Record<string, number> => ({}));
+  for (const [name, ms] of Object.entries(byAdapter)) byName[name] = median(ms);
+}
+
+const pkgs = [...new Set(['arbor-router', ...all.map((a) => a.pkg), 'mitata'])];
+const runFile: RunFile = {
+  label,
+  machine: machine(),
+  date: new Date().toISOString(),
+  quick,
+  rounds,
+  arborEngine: engine,
+  arborError,
+  versions: Object.fromEntries(pkgs.map((p) => [p, packageVersion(p)])),
+  adapters: adapters.map((a) => ({
+    name: a.name,
+    pkg: a.pkg,
+    arbor: isArbor(a),
+    rule: a.rule,
+    selection: a.selection,
+    params: a.params,
+    notes: {
+      small: a.notes(tables.small),
+      github: a.notes(tables.github),
+      generated: a.notes(tables.generated),
+    },
+  })),
+  cases,
+  verification,
+  timings,
+  registration,
+  memory,
+  errors,
+};
+mkdirSync(resultsDir, { recursive: true });
+writeFileSync(out, `${JSON.stringify(runFile, null, 1)}\n`);
+console.log(`wrote ${out}`);
+if (!values['no-report']) {
+  for (const file of renderReport(resultsDir)) console.log(`wrote ${file}`);
+}
+if (errors.length > 0) process.exitCode = 1;

@@ -1,0 +1,149 @@
+/** Route metadata: templates, parameter info (SPEC §2, §6), and shadowed routes (SPEC §3.2). */
+import type { MetadataTable } from './harness.js';
+
+const param = (name: string, shortcut: string | null = null, regex: string | null = null) =>
+  ({ name, kind: 'param', shortcut, regex, optional: false }) as const;
+
+export const metadataTables: MetadataTable[] = [
+  {
+    name: 'templates',
+    spec: '§6 path templates',
+    routes: [
+      '/posts/:id',
+      '/posts/{id<int>}/:slug?',
+      '/files/*',
+      '/files*',
+      '/archive/{^(\\d{4})/(\\d{2})$}',
+      '/v1/{name}::publish',
+      '/café/:x',
+      '/',
+    ],
+    expect: [
+      { pattern: '/posts/:id', template: '/posts/{id}', isStatic: false },
+      { pattern: '/posts/{id<int>}/:slug?', template: '/posts/{id}/{slug}' },
+      { pattern: '/files/*', template: '/files/{*}' },
+      { pattern: '/files*', template: '/files{*}' },
+      { pattern: '/archive/{^(\\d{4})/(\\d{2})$}', template: '/archive/{^(\\d{4})/(\\d{2})$}', captures: 2 },
+      { pattern: '/v1/{name}::publish', template: '/v1/{name}:publish' },
+      { pattern: '/café/:x', template: '/café/{x}' },
+      { pattern: '/', template: '/', isStatic: true, captures: 0, params: [] },
+    ],
+  },
+  {
+    name: 'parameter info',
+    spec: '§2, §6',
+    routes: [
+      [['GET', 'HEAD'], '/u/:id<int>/:tag<[a-z]+>/:page?'],
+      '/d/{day<date>}/*',
+      '/r/{^(?P<year>\\d{4})/(\\d+)$}',
+      '/v/:v<^v\\d+$>',
+    ],
+    expect: [
+      {
+        pattern: '/u/:id<int>/:tag<[a-z]+>/:page?',
+        methods: ['GET', 'HEAD'],
+        params: [
+          param('id', 'int', '\\d+'),
+          param('tag', null, '[a-z]+'),
+          { name: 'page', kind: 'optional', shortcut: null, regex: null, optional: true },
+        ],
+        captures: 0,
+      },
+      {
+        pattern: '/d/{day<date>}/*',
+        params: [
+          param('day', 'date', '\\d{4}-\\d{2}-\\d{2}'),
+          { name: '*', kind: 'wildcard', shortcut: null, regex: null, optional: false },
+        ],
+      },
+      {
+        pattern: '/r/{^(?P<year>\\d{4})/(\\d+)$}',
+        params: [{ name: 'year', kind: 'regex-group', shortcut: null, regex: '\\d{4}', optional: false }],
+        captures: 2,
+      },
+      { pattern: '/v/:v<^v\\d+$>', params: [param('v', null, 'v\\d+')] },
+    ],
+  },
+  {
+    name: 'every shortcut expands in the metadata',
+    spec: '§2 shortcuts',
+    routes: ['/:a<slug>/:b<alpha>/:c<alnum>/:d<uuid>/:e<year>/:f<month>/:g<day>'],
+    expect: [
+      {
+        pattern: '/:a<slug>/:b<alpha>/:c<alnum>/:d<uuid>/:e<year>/:f<month>/:g<day>',
+        params: [
+          param('a', 'slug', '[a-z0-9-]+'),
+          param('b', 'alpha', '[a-zA-Z]+'),
+          param('c', 'alnum', '[a-zA-Z0-9]+'),
+          param('d', 'uuid', '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'),
+          param('e', 'year', '\\d{4}'),
+          param('f', 'month', '\\d{2}'),
+          param('g', 'day', '\\d{2}'),
+        ],
+      },
+    ],
+  },
+  {
+    name: 'shadowed routes are reported, never falsely',
+    spec: '§3.2',
+    routes: [
+      '/repos/:owner/:repo/:archive_format/:ref',
+      '/repos/:owner/:repo/commits/:ref',
+      '/a/*',
+      '/a/:x/b',
+      '/a',
+      '/c/:x<int>',
+      '/c/:y<\\d{2}>',
+      '/c/5',
+      '/d/:x',
+      '/d/:y<int>',
+      '/d/:p.:q',
+      '/e/*',
+      '/e',
+      '/g/:a',
+      '/g/:b?',
+      ['GET', '/h/:a'],
+      ['POST', '/h/:b<int>'],
+      '/files*',
+      '/files/:x',
+      '/filesx.:y',
+      '/:x.:y',
+      '/:a.png',
+    ],
+    expect: [
+      { pattern: '/repos/:owner/:repo/:archive_format/:ref', shadowedBy: null },
+      { pattern: '/repos/:owner/:repo/commits/:ref', shadowedBy: '/repos/:owner/:repo/:archive_format/:ref' },
+      { pattern: '/a/:x/b', shadowedBy: '/a/*' },
+      { pattern: '/a', shadowedBy: null },
+      { pattern: '/c/:y<\\d{2}>', shadowedBy: null },
+      { pattern: '/c/5', shadowedBy: null },
+      { pattern: '/d/:y<int>', shadowedBy: '/d/:x' },
+      { pattern: '/d/:p.:q', shadowedBy: '/d/:x' },
+      { pattern: '/e', shadowedBy: null },
+      { pattern: '/g/:b?', shadowedBy: null },
+      { pattern: '/h/:b<int>', shadowedBy: null },
+      { pattern: '/files/:x', shadowedBy: '/files*' },
+      { pattern: '/filesx.:y', shadowedBy: '/files*' },
+      { pattern: '/:a.png', shadowedBy: null },
+    ],
+  },
+  {
+    name: 'an optional parameter shadows the same route without it (a warning, not a conflict)',
+    spec: '§3.2, §3 rule 4',
+    routes: ['/f/:a?', '/f/:b', '/f'],
+    expect: [
+      { pattern: '/f/:b', shadowedBy: '/f/:a?' },
+      { pattern: '/f', shadowedBy: null, isStatic: true },
+    ],
+  },
+  {
+    name: 'nothing is shadowed under specificity order',
+    spec: '§3.2',
+    options: { order: 'specificity' },
+    routes: ['/repos/:owner/:repo/:archive_format/:ref', '/repos/:owner/:repo/commits/:ref', '/a/*', '/a/:x'],
+    expect: [
+      { pattern: '/repos/:owner/:repo/commits/:ref', shadowedBy: null },
+      { pattern: '/a/:x', shadowedBy: null },
+    ],
+  },
+];

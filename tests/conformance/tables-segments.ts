@@ -1,0 +1,142 @@
+/** SPEC §2 and §3.1: several pieces per segment, literal text beside parameters, wildcards, optionals. */
+import type { MatchTable } from './harness.js';
+
+export const segmentTables: MatchTable[] = [
+  {
+    name: 'colon and brace parameters',
+    spec: '§2 :name, {name}',
+    routes: ['/users/:id', '/posts/{slug}/comments/{n<int>}', '/a/:x/b/:y'],
+    cases: [
+      { path: '/users/42', expect: { route: '/users/:id', params: { id: '42' } } },
+      { path: '/users/a.b-c~d', expect: { route: '/users/:id', params: { id: 'a.b-c~d' } } },
+      { path: '/users/42/x', expect: null },
+      {
+        path: '/posts/hello/comments/3',
+        expect: { route: '/posts/{slug}/comments/{n<int>}', params: { slug: 'hello', n: '3' } },
+      },
+      { path: '/posts/hello/comments/three', expect: null },
+      { path: '/a/1/b/2', expect: { route: '/a/:x/b/:y', params: { x: '1', y: '2' } } },
+    ],
+  },
+  {
+    name: 'several parameters in one segment',
+    spec: '§2 :a<re>.:b<x|y>',
+    routes: ['/files/:name<[\\w-]+>.:ext<jpg|png>', '/:file.:ext', '/r/:from-:to', '/d/:a-:b'],
+    cases: [
+      {
+        path: '/files/my-image.jpg',
+        expect: { route: '/files/:name<[\\w-]+>.:ext<jpg|png>', params: { name: 'my-image', ext: 'jpg' } },
+      },
+      {
+        path: '/files/a_b.png',
+        expect: { route: '/files/:name<[\\w-]+>.:ext<jpg|png>', params: { name: 'a_b', ext: 'png' } },
+      },
+      { path: '/files/my-image.gif', expect: null },
+      { path: '/files/my image.jpg', expect: null },
+      { path: '/a.b.c', expect: { route: '/:file.:ext', params: { file: 'a.b', ext: 'c' } } },
+      { path: '/report.pdf', expect: { route: '/:file.:ext', params: { file: 'report', ext: 'pdf' } } },
+      { path: '/noext', expect: null },
+      { path: '/r/paris-rome', expect: { route: '/r/:from-:to', params: { from: 'paris', to: 'rome' } } },
+      { path: '/d/x-y-z', expect: { route: '/d/:a-:b', params: { a: 'x-y', b: 'z' } } },
+    ],
+  },
+  {
+    name: 'literal text and parameters share a segment',
+    spec: '§3.1',
+    routes: [
+      '/user_:name',
+      '/v:version<\\d+>/status',
+      '/npm/@:pkg',
+      '/img/:bar.png',
+      '/t/{id}x',
+      '/v1/{name}::publish',
+    ],
+    cases: [
+      { path: '/user_bob', expect: { route: '/user_:name', params: { name: 'bob' } } },
+      { path: '/user_', expect: null },
+      { path: '/v2/status', expect: { route: '/v:version<\\d+>/status', params: { version: '2' } } },
+      { path: '/vx/status', expect: null },
+      { path: '/npm/@vitest', expect: { route: '/npm/@:pkg', params: { pkg: 'vitest' } } },
+      { path: '/img/logo.png', expect: { route: '/img/:bar.png', params: { bar: 'logo' } } },
+      { path: '/img/logo.jpg', expect: null },
+      { path: '/t/42x', expect: { route: '/t/{id}x', params: { id: '42' } } },
+      { path: '/t/x', expect: null },
+      { path: '/v1/doc:publish', expect: { route: '/v1/{name}::publish', params: { name: 'doc' } } },
+    ],
+  },
+  {
+    name: 'with only /static/*, /static matches with an empty wildcard',
+    spec: '§3.1',
+    routes: ['/static/*'],
+    cases: [
+      { path: '/static/css/site.css', expect: { route: '/static/*', params: { '*': 'css/site.css' } } },
+      { path: '/static/', expect: { route: '/static/*', params: { '*': '' } } },
+      { path: '/static', expect: { route: '/static/*', params: { '*': '' } } },
+      { path: '/static?v=1', expect: { route: '/static/*', params: { '*': '' } } },
+      { path: '/staticx', expect: null },
+    ],
+  },
+  {
+    name: 'trailing wildcard, after literal text and at the root',
+    spec: '§2 *, §3.1',
+    routes: ['/static/*', '/files*', '/*'],
+    cases: [
+      { path: '/static', expect: { route: '/*', params: { '*': 'static' } } },
+      { path: '/static/a', expect: { route: '/static/*', params: { '*': 'a' } } },
+      { path: '/files', expect: { route: '/files*', params: { '*': '' } } },
+      { path: '/files.txt', expect: { route: '/files*', params: { '*': '.txt' } } },
+      { path: '/files/a/b', expect: { route: '/files*', params: { '*': '/a/b' } } },
+      { path: '/a/b', expect: { route: '/*', params: { '*': 'a/b' } } },
+      { path: '/', expect: { route: '/*', params: { '*': '' } } },
+      { path: '/a//b/', expect: { route: '/*', params: { '*': 'a//b/' } } },
+    ],
+  },
+  {
+    name: 'optional last parameter',
+    spec: '§2 :name?',
+    routes: ['/search/:q/:page?', '/list/{page<int>?}', '/:lang?'],
+    cases: [
+      { path: '/search/php', expect: { route: '/search/:q/:page?', params: { q: 'php' } } },
+      { path: '/search/php/2', expect: { route: '/search/:q/:page?', params: { q: 'php', page: '2' } } },
+      { path: '/search/php/', expect: { route: '/search/:q/:page?', params: { q: 'php' } } },
+      { path: '/search/php/2/3', expect: null },
+      { path: '/search', expect: { route: '/:lang?', params: { lang: 'search' } } },
+      { path: '/list', expect: { route: '/list/{page<int>?}' } },
+      { path: '/list/3', expect: { route: '/list/{page<int>?}', params: { page: '3' } } },
+      { path: '/list/x', expect: null },
+      { path: '/', expect: { route: '/:lang?' } },
+      { path: '/fr', expect: { route: '/:lang?', params: { lang: 'fr' } } },
+    ],
+  },
+  {
+    name: 'regex block as the whole pattern and after a prefix',
+    spec: '§2 {^regex$}',
+    routes: [
+      '/archive/{^(\\d{4})/(\\d{2})$}',
+      '/posts/{^(?P<year>\\d{4})-(?<slug>[a-z-]+)$}',
+      '/opt/{^(a)(b)?$}',
+      '{^/legacy/(\\w+)\\.php$}',
+    ],
+    cases: [
+      {
+        path: '/archive/2024/05',
+        expect: { route: '/archive/{^(\\d{4})/(\\d{2})$}', captures: ['2024', '05'] },
+      },
+      { path: '/archive/2024/5', expect: null },
+      { path: '/archive/2024/05/x', expect: null },
+      {
+        path: '/posts/2024-hello-world',
+        expect: {
+          route: '/posts/{^(?P<year>\\d{4})-(?<slug>[a-z-]+)$}',
+          params: { year: '2024', slug: 'hello-world' },
+          captures: ['2024', 'hello-world'],
+        },
+      },
+      { path: '/opt/a', expect: { route: '/opt/{^(a)(b)?$}', captures: ['a', undefined] } },
+      { path: '/opt/ab', expect: { route: '/opt/{^(a)(b)?$}', captures: ['a', 'b'] } },
+      { path: '/legacy/index.php', expect: { route: '{^/legacy/(\\w+)\\.php$}', captures: ['index'] } },
+      { path: '/legacy/index.php?x=1', expect: { route: '{^/legacy/(\\w+)\\.php$}', captures: ['index'] } },
+      { path: '/legacy/a/b.php', expect: null },
+    ],
+  },
+];
