@@ -6,7 +6,7 @@
 // Host tools (the wasm-bindgen CLI, pinned to the crate's exact version) are installed with
 // `cargo install --locked` into cargo's own bin directory, outside the checkout, so fresh clones on the
 // same machine reuse them.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { capture, log, run } from './run.mjs';
@@ -18,7 +18,8 @@ const DEBIAN_PACKAGES = ['rustc-web', 'cargo-web', 'rust-web-src', 'lld-14'];
 export function wasmBindgenPin(root) {
   const manifest = readFileSync(join(root, 'Cargo.toml'), 'utf8');
   const match = /^wasm-bindgen\s*=\s*"=([0-9.]+)"/m.exec(manifest);
-  if (!match?.[1]) throw new Error('Cargo.toml must pin wasm-bindgen exactly, e.g. wasm-bindgen = "=0.2.114"');
+  if (!match?.[1])
+    throw new Error('Cargo.toml must pin wasm-bindgen exactly, e.g. wasm-bindgen = "=0.2.114"');
   return match[1];
 }
 
@@ -40,6 +41,7 @@ function standardPath() {
 }
 
 function debianPath() {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's own format syntax, not a template.
   const status = capture('dpkg-query', ['-W', '-f=${Status}\\n', ...DEBIAN_PACKAGES]) ?? '';
   const installed = status.split('\n').filter((line) => line === 'install ok installed').length;
   if (installed !== DEBIAN_PACKAGES.length) {

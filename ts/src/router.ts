@@ -101,7 +101,10 @@ export class Router<T> {
     const names = info.params.map((p) => p.name);
     const key = names.join('\u0000');
     let build = this.#builders.get(key);
-    if (build === undefined) this.#builders.set(key, (build = compileParamsBuilder(names)));
+    if (build === undefined) {
+      build = compileParamsBuilder(names);
+      this.#builders.set(key, build);
+    }
     this.#shapes[id] = {
       names,
       captures: info.captures,
@@ -123,7 +126,10 @@ export class Router<T> {
       for (const method of methods) {
         if (this.#engine.lookup(method, pattern) !== id) continue;
         let byPath = statics.get(method);
-        if (byPath === undefined) statics.set(method, (byPath = new Map()));
+        if (byPath === undefined) {
+          byPath = new Map();
+          statics.set(method, byPath);
+        }
         const value = this.#values[id] as T;
         const match: RouteMatch<T> = {
           value,
