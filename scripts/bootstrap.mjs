@@ -30,7 +30,8 @@ if (npmDependenciesAreCurrent()) {
 const node24 = join(root, 'node_modules', '.bin', 'node');
 const wanted = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies.node;
 const node = existsSync(node24) ? node24 : process.execPath;
-if (node === process.execPath) log(`warning: node@${wanted} from npm is missing; running on ${process.version}`);
+if (node === process.execPath)
+  log(`warning: node@${wanted} from npm is missing; running on ${process.version}`);
 
 const [, , task = 'test', ...rest] = process.argv;
 const result = spawnSync(node, [join(root, 'scripts', 'tasks.mjs'), task, ...rest], {

@@ -15,7 +15,8 @@ function* rustInputs(root, dir) {
   for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
     const path = join(dir, entry.name);
     // fuzz/ has its own target directory and is not part of the wasm build.
-    if (entry.isDirectory() && entry.name !== 'target' && entry.name !== 'fuzz') yield* rustInputs(root, path);
+    if (entry.isDirectory() && entry.name !== 'target' && entry.name !== 'fuzz')
+      yield* rustInputs(root, path);
     else if (entry.isFile() && (entry.name.endsWith('.rs') || entry.name === 'Cargo.toml')) yield path;
   }
 }

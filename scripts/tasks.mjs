@@ -58,8 +58,16 @@ function start() {
 function bench(extraArgs) {
   build();
   const runner = join(root, 'benches', 'router', 'run.ts');
-  run(process.execPath, ['--expose-gc', '--import', 'tsx', runner, '--node-label', 'node24', ...extraArgs], inRoot);
-  run('/usr/bin/node', ['--expose-gc', '--import', 'tsx', runner, '--node-label', 'node20', ...extraArgs], inRoot);
+  run(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', runner, '--node-label', 'node24', ...extraArgs],
+    inRoot,
+  );
+  run(
+    '/usr/bin/node',
+    ['--expose-gc', '--import', 'tsx', runner, '--node-label', 'node20', ...extraArgs],
+    inRoot,
+  );
   run(process.execPath, ['--import', 'tsx', join(root, 'benches', 'router', 'report.ts')], inRoot);
 }
 
