@@ -4,6 +4,7 @@
 //   test        every gate: cargo fmt, clippy, cargo test, tsc, biome, vitest (unit + end-to-end)
 //   bench       router benchmarks on Node 24 and the machine's Node 20, then the report
 //   bench:http  HTTP benchmarks against the usual frameworks
+//   bench:soak  load + soak + graceful shutdown under load against the reference server
 import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,7 +77,16 @@ function benchHttp(extraArgs) {
   run(process.execPath, ['--import', 'tsx', join(root, 'benches', 'http', 'run.ts'), ...extraArgs], inRoot);
 }
 
-const tasks = { build, start, test, bench, 'bench:http': benchHttp };
+function benchSoak(extraArgs) {
+  build();
+  run(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', join(root, 'benches', 'load', 'soak.ts'), ...extraArgs],
+    inRoot,
+  );
+}
+
+const tasks = { build, start, test, bench, 'bench:http': benchHttp, 'bench:soak': benchSoak };
 const [, , name = 'test', ...rest] = process.argv;
 const task = tasks[name];
 if (!task) {

@@ -1,4 +1,4 @@
-/** The soak run's memory curve as a hand-written SVG: RSS and V8 heap used over time, in MiB. */
+/** The soak run's memory curve as a hand-written SVG: RSS, V8 heap used and external memory over time, in MiB. */
 import { xml } from '../http/stats.js';
 
 export interface MemorySample {
@@ -6,6 +6,8 @@ export interface MemorySample {
   t: number;
   rss: number;
   heapUsed: number;
+  /** Memory outside the V8 heap; the WebAssembly engine's linear memory is counted here. */
+  external: number;
   /** Requests answered in the second before the sample. */
   rps: number;
 }
@@ -67,6 +69,7 @@ export function renderMemoryChart(
     .mark { stroke: #999; stroke-dasharray: 4 3; }
     .rss { fill: none; stroke: #2f7d4f; stroke-width: 2; }
     .heap { fill: none; stroke: #4a6fa5; stroke-width: 1.5; }
+    .ext { fill: none; stroke: #c07a2c; stroke-width: 1.5; }
   </style>
   <rect width="100%" height="100%" fill="#fff"/>
   <text x="12" y="22" class="head">${xml(title)}</text>
@@ -76,10 +79,13 @@ export function renderMemoryChart(
   ${mark}
   <path d="${line((s) => s.rss)}" class="rss"/>
   <path d="${line((s) => s.heapUsed)}" class="heap"/>
-  <line x1="${WIDTH - 190}" y1="${TOP - 8}" x2="${WIDTH - 170}" y2="${TOP - 8}" class="rss"/>
-  <text x="${WIDTH - 165}" y="${TOP - 4}" class="tick">RSS</text>
-  <line x1="${WIDTH - 120}" y1="${TOP - 8}" x2="${WIDTH - 100}" y2="${TOP - 8}" class="heap"/>
-  <text x="${WIDTH - 95}" y="${TOP - 4}" class="tick">V8 heap used</text>
+  <path d="${line((s) => s.external)}" class="ext"/>
+  <line x1="${WIDTH - 330}" y1="${TOP - 8}" x2="${WIDTH - 310}" y2="${TOP - 8}" class="rss"/>
+  <text x="${WIDTH - 305}" y="${TOP - 4}" class="tick">RSS</text>
+  <line x1="${WIDTH - 270}" y1="${TOP - 8}" x2="${WIDTH - 250}" y2="${TOP - 8}" class="heap"/>
+  <text x="${WIDTH - 245}" y="${TOP - 4}" class="tick">V8 heap used</text>
+  <line x1="${WIDTH - 170}" y1="${TOP - 8}" x2="${WIDTH - 150}" y2="${TOP - 8}" class="ext"/>
+  <text x="${WIDTH - 145}" y="${TOP - 4}" class="tick">external (incl. wasm)</text>
 </svg>
 `;
 }

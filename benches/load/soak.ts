@@ -11,7 +11,8 @@
  *    never reached it (refused connections, the keep-alive close race) are counted apart.
  *
  *   node --import tsx benches/load/soak.ts [--duration 60] [--concurrency 32] [--warmup 10]
- *        [--slow 16] [--slow-ms 1500] [--no-shutdown] [--seed 1] [--out benches/results] [--node PATH]
+ *        [--slow 16] [--slow-ms 1500] [--gc-every 15] [--no-shutdown] [--seed 1] [--out benches/results]
+ *        [--node PATH]
  *
  * Writes `soak.md` and `soak.svg` to `--out`; exits with 1 when any check fails.
  */
@@ -25,11 +26,18 @@ import { describeEnvironment } from '../http/environment.js';
 import { type Outcome, send, type Target } from './client.js';
 import type { MemorySample } from './memory-chart.js';
 import { WorkerScenario } from './scenario.js';
-import { analyseMemory, renderSoakReport, type ShutdownResult, type SoakResult } from './soak-report.js';
+import {
+  analyseMemory,
+  type Checkpoint,
+  renderSoakReport,
+  type ShutdownResult,
+  type SoakResult,
+} from './soak-report.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 const log = (message: string) => console.log(`[soak] ${message}`);
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
 const { values: args } = parseArgs({
   options: {
@@ -38,6 +46,7 @@ const { values: args } = parseArgs({
     warmup: { type: 'string' },
     slow: { type: 'string', default: '16' },
     'slow-ms': { type: 'string', default: '1500' },
+    'gc-every': { type: 'string', default: '15' },
     'no-shutdown': { type: 'boolean', default: false },
     seed: { type: 'string', default: '1' },
     out: { type: 'string', default: join(root, 'benches', 'results') },
@@ -59,6 +68,7 @@ const settings = {
       : number('warmup', args.warmup),
   slow: Math.floor(number('slow', args.slow)),
   slowMs: number('slow-ms', args['slow-ms']),
+  gcEvery: number('gc-every', args['gc-every']),
   shutdown: !args['no-shutdown'],
   seed: Math.floor(number('seed', args.seed)),
 };
@@ -167,6 +177,7 @@ async function soakPhase(server: ServerHandle, target: Target) {
           t: Math.round(t * 10) / 10,
           rss: usage.rss,
           heapUsed: usage.heapUsed,
+          external: usage.external,
           rps: tally.answered - lastAnswered,
         });
         lastAnswered = tally.answered;
@@ -175,17 +186,21 @@ async function soakPhase(server: ServerHandle, target: Target) {
     );
   }, 1000);
 
-  let heapAfterWarmup: number | null = null;
-  const warmupTimer = setTimeout(() => {
-    server.ask<MemoryReply>('gc', 'memory').then(
-      ({ usage }) => {
-        heapAfterWarmup = usage.heapUsed;
-        log(
-          `warm-up over: heap after GC ${(usage.heapUsed / 2 ** 20).toFixed(1)} MiB, RSS ${(usage.rss / 2 ** 20).toFixed(1)} MiB`,
-        );
-      },
-      () => {},
+  // Memory retained after a full GC, at the end of the warm-up and then every `--gc-every` seconds:
+  // the JS heap and `external` (where the WebAssembly memory is counted) must stay flat.
+  const checkpoints: Checkpoint[] = [];
+  const checkpoint = async () => {
+    const t = elapsed();
+    const { usage } = await server.ask<MemoryReply>('gc', 'memory');
+    checkpoints.push({ t, rss: usage.rss, heapUsed: usage.heapUsed, external: usage.external });
+    log(
+      `${t.toFixed(0)} s, after GC: heap ${mib(usage.heapUsed)}, external ${mib(usage.external)}, RSS ${mib(usage.rss)}`,
     );
+  };
+  let checkpointTimer: NodeJS.Timeout | undefined;
+  const warmupTimer = setTimeout(() => {
+    checkpoint().catch(() => {});
+    checkpointTimer = setInterval(() => checkpoint().catch(() => {}), settings.gcEvery * 1000);
   }, settings.warmup * 1000);
   const progress = setInterval(() => {
     const wrong = [...tally.byKind.values()].reduce((a, e) => a + (e.sent - e.ok), 0);
@@ -200,7 +215,8 @@ async function soakPhase(server: ServerHandle, target: Target) {
   clearInterval(sampler);
   clearInterval(progress);
   clearTimeout(warmupTimer);
-  const final = await server.ask<MemoryReply>('gc', 'memory');
+  clearInterval(checkpointTimer);
+  await checkpoint();
   const counters = await server.ask<{ loggedErrors: number; aborted: number }>('counters', 'counters');
   const result: SoakResult = {
     seconds,
@@ -209,7 +225,7 @@ async function soakPhase(server: ServerHandle, target: Target) {
     latencies: tally.latencies,
     answered: tally.answered,
     samples,
-    memory: analyseMemory(samples, settings.warmup, heapAfterWarmup, final.usage.heapUsed),
+    memory: analyseMemory(samples, checkpoints, settings.warmup, seconds),
     loggedErrors: counters.loggedErrors,
     abortedResponses: counters.aborted,
   };
@@ -355,12 +371,22 @@ async function main(): Promise<void> {
           `${shutdown.lost.length} lost, server exit ${shutdown.exit.code ?? shutdown.exit.signal}`,
       );
     }
-    const { markdown, svg, passed } = renderSoakReport({ settings, environment, soak, shutdown });
+    const { markdown, svg, passed, inconclusive } = renderSoakReport({
+      settings,
+      environment,
+      soak,
+      shutdown,
+    });
     mkdirSync(args.out, { recursive: true });
     writeFileSync(join(args.out, 'soak.md'), markdown);
     writeFileSync(join(args.out, 'soak.svg'), svg);
     log(
-      `wrote ${join(args.out, 'soak.md')} and soak.svg: ${passed ? 'all checks passed' : 'SOME CHECKS FAILED'}`,
+      `wrote ${join(args.out, 'soak.md')} and soak.svg: ` +
+        (passed
+          ? inconclusive
+            ? 'no check failed, some inconclusive'
+            : 'all checks passed'
+          : 'SOME CHECKS FAILED'),
     );
     if (!passed) process.exitCode = 1;
   } finally {

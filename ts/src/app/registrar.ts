@@ -89,5 +89,7 @@ export abstract class Registrar {
 export function joinPath(prefix: string, uri: string): string {
   const head = prefix.replace(/\/+$/, '');
   if (uri === '' || uri === '/') return head === '' ? '/' : head;
+  // A whole-path regex block matches from the first character: the prefix goes in front, no slash added.
+  if (uri.startsWith('{^')) return `${head}${uri}`;
   return `${head}${uri.startsWith('/') ? '' : '/'}${uri}`;
 }
