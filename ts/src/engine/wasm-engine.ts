@@ -28,7 +28,10 @@ interface WasmEngine {
   serialize(): Uint8Array;
 }
 interface WasmBindings {
-  Engine: { new (order: number, trailingSlash: boolean): WasmEngine; from_snapshot(bytes: Uint8Array): WasmEngine };
+  Engine: {
+    new (order: number, trailingSlash: boolean): WasmEngine;
+    from_snapshot(bytes: Uint8Array): WasmEngine;
+  };
   wasm_memory(): WebAssembly.Memory;
 }
 
@@ -154,7 +157,13 @@ class WasmRouteEngine implements Engine {
 }
 
 interface ErrorAnswer {
-  error?: { code: RouteErrorCode; message: string; pattern?: string; position?: number; conflictsWith?: string };
+  error?: {
+    code: RouteErrorCode;
+    message: string;
+    pattern?: string;
+    position?: number;
+    conflictsWith?: string;
+  };
 }
 
 /** The one place where engine errors become JavaScript errors. */
