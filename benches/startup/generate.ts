@@ -75,15 +75,23 @@ export function applicationSource(root: string, routes: number): { source: strin
     ' */',
     "export const app = new Application({ openapi: { info: { title: 'Start-up benchmark', version: '1.0.0' } } });",
     'const ok = (req, res) => res.json({ ok: true });',
-    'export function register(app) {',
   ];
+  // 100 routes per function, as route files and controllers split them (and because V8 finds a call
+  // site's line by walking its function's position table: one 10,000-statement function would make
+  // every registration's stack capture slower than any real application's).
+  const chunks: string[] = [];
   for (let i = 0; i < routes; i++) {
+    if (i % 100 === 0) {
+      if (i > 0) lines.push('}');
+      chunks.push(`register${i / 100}`);
+      lines.push(`function register${i / 100}(app) {`);
+    }
     const { pattern: path } = pattern(i);
     const documented = i % 2 === 0;
     if (documented) lines.push(annotation(i, path));
     lines.push(`  app.get(${JSON.stringify(path)}, ok)${documented ? `.name('route.${i}')` : ''};`);
   }
-  lines.push('}', 'register(app);', '');
+  lines.push('}', ...chunks.map((name) => `${name}(app);`), '');
   const probes = [0, 4, 6, 7, 8, 9, 19]
     .map((k) => routes - 20 + k)
     .map((i) => ({ method: 'GET', path: pattern(i).request, status: 200 }));

@@ -12,15 +12,19 @@
  * app.run(); // PORT or 3000
  */
 import type { RequestListener } from 'node:http';
+import { RouteCacheBoot } from '../cache/boot.js';
+import { tableOptions } from '../cache/fingerprint.js';
+import { registerApplication } from '../cache/registry.js';
 import type { RouteInfo } from '../engine/engine.js';
 import { RouteError } from '../errors.js';
 import { type FetchInfo, handleFetch } from '../http/fetch-adapter.js';
 import { createNodeListener } from '../http/node-listener.js';
 import { type ArborServer, createArborServer } from '../http/server.js';
-import { Router } from '../router.js';
+import type { AnnotationSet } from '../openapi/types.js';
+import { Router, type RouterOptions } from '../router.js';
 import { MiddlewareAliases } from './aliases.js';
 import { DEFAULT_BODY_LIMIT } from './body.js';
-import { captureCallSite } from './call-site.js';
+import { LazyCallSite } from './call-site.js';
 import { type ApplicationConfig, portFromEnv } from './config.js';
 import { Group, type RouteSink } from './group.js';
 import {
@@ -43,7 +47,14 @@ let lastRun: Application | null = null;
 
 export class Application extends Registrar {
   readonly config: Readonly<ApplicationConfig>;
-  readonly router: Router<Route>;
+  /** `null` while registration is deferred: a route cache file exists, the router is built on first use. */
+  #router: Router<Route> | null = null;
+  readonly #routerOptions: RouterOptions;
+  #cache: RouteCacheBoot | null;
+  /** The methods of each route registered while deferred, by route id. */
+  readonly #pending: (readonly string[])[] = [];
+  #bootError: unknown = null;
+  #cachedAnnotations: (() => AnnotationSet | null) | null = null;
   readonly #logger: Logger;
   readonly #routes: Route[] = [];
   readonly #names = new Map<string, Route>();
@@ -65,11 +76,15 @@ export class Application extends Registrar {
     this.config = config;
     this.#logger = config.logger ?? consoleLogger;
     const { engine, order, trailingSlash = true } = config;
-    this.router = new Router<Route>({
+    this.#routerOptions = {
       ...(engine === undefined ? {} : { engine }),
       ...(order === undefined ? {} : { order }),
       trailingSlash: trailingSlash === true,
-    });
+    };
+    // The route cache (docs/CLI.md): with a cache file, registration is recorded and compiled on first use.
+    // A custom engine cannot load snapshots, so it always compiles eagerly.
+    this.#cache = engine === undefined ? RouteCacheBoot.open(undefined) : null;
+    if (this.#cache === null) this.#router = new Router<Route>(this.#routerOptions);
     this.#aliases.set('throttle', throttleFactory(config.rateLimitStore ?? new MemoryRateLimitStore()));
     const app = this;
     this.#owner = {
@@ -78,7 +93,9 @@ export class Application extends Registrar {
       register: (methods, pattern, handler, group) => this.#register(methods, pattern, handler, group),
     };
     this.#kernel = {
-      router: this.router,
+      get router() {
+        return app.router;
+      },
       settings: {
         bodyLimit: config.bodyLimit ?? DEFAULT_BODY_LIMIT,
         maxUrlLength: config.maxUrlLength ?? 8192,
@@ -106,6 +123,18 @@ export class Application extends Registrar {
     };
     this.listener = createNodeListener((input) => this.dispatch(input), this.#logger);
     lastCreated = this;
+    registerApplication(this, 'created');
+  }
+
+  /** The route table. With a route cache file, the first access builds it (from the cache when it matches). */
+  get router(): Router<Route> {
+    return this.#router ?? this.#boot();
+  }
+
+  /** The annotations stored in the route cache this application started from, or `null` (read the sources). */
+  cachedAnnotations(): AnnotationSet | null {
+    if (this.#router === null) this.#boot();
+    return this.#cachedAnnotations?.() ?? null;
   }
 
   /** The application `route()` and tooling use: the last one that called `run()`, else the last created. */
@@ -208,6 +237,8 @@ export class Application extends Registrar {
    */
   run(): ArborServer {
     lastRun = this;
+    registerApplication(this, 'running');
+    if (this.#router === null) this.#boot(); // registration errors surface here, before anything is served
     const server = this.createServer();
     this.#server = server;
     if (process.env.ARBOR_NO_LISTEN === '1') return server;
@@ -243,12 +274,7 @@ export class Application extends Registrar {
   }
 
   #register(methods: readonly string[], pattern: string, handler: RouteHandler, group: Group | null): Route {
-    const callSite = captureCallSite();
-    const at = (error: unknown): unknown => {
-      if (error instanceof Error && callSite !== null)
-        error.message += ` (registered at ${callSite.file}:${callSite.line})`;
-      return error;
-    };
+    const callSite = new LazyCallSite();
     let route: Route;
     try {
       route = new Route(this.#owner, {
@@ -258,18 +284,65 @@ export class Application extends Registrar {
         handler: resolveHandler(handler, this.#instances),
         callSite,
       });
-      const info = this.router.add(methods, pattern, route);
-      if (info.id !== route.id)
-        throw new Error(`internal: the engine gave id ${info.id}, expected ${route.id}`);
-      route.attach(info);
-      this.#infos = null;
+      if (this.#router === null)
+        this.#pending.push(methods); // compiled, or taken from the cache, on first use
+      else this.#compile(this.#router, route, methods);
       this.#routes.push(route);
-      for (const method of info.methods) this.#methods.add(method);
-      if (info.shadowedBy !== null) this.#warnShadowed(route, info.shadowedBy);
     } catch (error) {
-      throw at(error);
+      throw withCallSite(error, callSite.value);
     }
     return route;
+  }
+
+  #compile(router: Router<Route>, route: Route, methods: readonly string[]): void {
+    const info = router.add(methods, route.pattern, route);
+    if (info.id !== route.id)
+      throw new Error(`internal: the engine gave id ${info.id}, expected ${route.id}`);
+    this.#accept(route, info);
+  }
+
+  #accept(route: Route, info: RouteInfo): void {
+    route.attach(info);
+    this.#infos = null;
+    for (const method of info.methods) this.#methods.add(method);
+    if (info.shadowedBy !== null) this.#warnShadowed(route, info.shadowedBy);
+  }
+
+  /**
+   * Builds the deferred router: from the route cache when its fingerprint matches the routes registered
+   * (nothing compiled), else by compiling them (the cache has warned once). A failure is kept and rethrown
+   * on every later use, so a half-built table is never served.
+   */
+  #boot(): Router<Route> {
+    if (this.#bootError !== null) throw this.#bootError;
+    const cache = this.#cache;
+    this.#cache = null;
+    const keys = this.#routes.map((route) => ({
+      methods: this.#pending[route.id] ?? [],
+      pattern: route.pattern,
+      name: route.getName(),
+    }));
+    this.#pending.length = 0;
+    const hit = cache?.load<Route>(keys, tableOptions(this.config)) ?? null;
+    if (hit !== null) {
+      for (const route of this.#routes) this.#accept(route, hit.router.attach(route.id, route));
+      this.#cachedAnnotations = hit.annotations;
+      this.#router = hit.router;
+      return hit.router;
+    }
+    const router = new Router<Route>(this.#routerOptions);
+    for (const route of this.#routes) {
+      try {
+        this.#compile(router, route, keys[route.id]?.methods ?? []);
+        const name = route.getName();
+        if (name !== null) router.setName(route.id, name);
+      } catch (error) {
+        this.#bootError = withCallSite(error, route.callSite);
+        throw this.#bootError;
+      }
+    }
+    this.#router = router;
+    return router;
   }
 
   #nameRoute(route: Route, name: string): void {
@@ -280,7 +353,7 @@ export class Application extends Registrar {
         conflictsWith: existing.pattern,
       });
     }
-    this.router.setName(route.id, name);
+    this.#router?.setName(route.id, name); // while deferred, names go in at boot
     const previous = route.getName();
     if (previous !== null) this.#names.delete(previous);
     this.#names.set(name, route);
@@ -305,6 +378,12 @@ export class Application extends Registrar {
         `${earlier?.pattern ?? `route #${by}`}${where(earlier)} is defined first and matches every path it matches`,
     );
   }
+}
+
+function withCallSite(error: unknown, callSite: { file: string; line: number } | null): unknown {
+  if (error instanceof Error && callSite !== null)
+    error.message += ` (registered at ${callSite.file}:${callSite.line})`;
+  return error;
 }
 
 /**

@@ -20,13 +20,29 @@ const OWN_ROOT = dirname(dirname(fileURLToPath(import.meta.url))) + sep;
 // "    at fn (/a/b.ts:12:5)", "    at /a/b.ts:12:5", "    at async file:///a/b.js:3:1"
 const FRAME = /\(?((?:file:\/\/)?[^\s()]+?):(\d+):\d+\)?\s*$/;
 
-/** The user's call site of the current registration, or `null` when the stack does not show one. */
-export function captureCallSite(): CallSite | null {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 64;
-  const stack = new Error().stack ?? '';
-  Error.stackTraceLimit = limit;
-  return firstForeignFrame(stack);
+/**
+ * Where the current registration happened, resolved lazily.
+ *
+ * V8 records the frames when the `Error` is created (cheap) but formats `stack` only when it is first
+ * read — and formatting, with source maps, costs ~100 µs a route. Registration only records; the frame
+ * is parsed when someone asks (an error message, the annotation reader, `route:list`). An application
+ * that starts from the route cache never asks, so 10,000 routes skip ~1 s of formatting.
+ */
+export class LazyCallSite {
+  readonly #trace: Error;
+  #resolved: CallSite | null | undefined;
+
+  constructor() {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 64;
+    this.#trace = new Error();
+    Error.stackTraceLimit = limit;
+  }
+
+  get value(): CallSite | null {
+    if (this.#resolved === undefined) this.#resolved = firstForeignFrame(this.#trace.stack ?? '');
+    return this.#resolved;
+  }
 }
 
 /** @internal Exported for tests: parses a stack and skips Arbor's and Node's own frames. */

@@ -3,7 +3,7 @@
  * on it. {@link RegisteredRoute} is the read-only view the OpenAPI exporter and the CLI consume.
  */
 import type { RouteInfo } from '../engine/engine.js';
-import type { CallSite } from './call-site.js';
+import type { CallSite, LazyCallSite } from './call-site.js';
 import type { Group } from './group.js';
 import type { ResolvedHandler } from './handler.js';
 import { type MiddlewareRef, referenceLabel, toReferences } from './middleware.js';
@@ -37,7 +37,7 @@ export class Route {
   readonly pattern: string;
   readonly group: Group | null;
   readonly handler: ResolvedHandler;
-  readonly callSite: CallSite | null;
+  readonly #callSite: LazyCallSite | null;
   readonly #owner: RouteOwner;
   readonly #middleware: MiddlewareRef[] = [];
   #name: string | null = null;
@@ -45,13 +45,21 @@ export class Route {
   #paramNames: readonly string[] = [];
 
   /** @internal Routes are created by `Application`/`Group` registration methods. */
-  constructor(owner: RouteOwner, fields: Pick<Route, 'id' | 'pattern' | 'group' | 'handler' | 'callSite'>) {
+  constructor(
+    owner: RouteOwner,
+    fields: Pick<Route, 'id' | 'pattern' | 'group' | 'handler'> & { callSite: LazyCallSite | null },
+  ) {
     this.#owner = owner;
     this.id = fields.id;
     this.pattern = fields.pattern;
     this.group = fields.group;
     this.handler = fields.handler;
-    this.callSite = fields.callSite;
+    this.#callSite = fields.callSite;
+  }
+
+  /** Where the user called `app.get(…)` (or `resource`, `match`, …), resolved on first read. */
+  get callSite(): CallSite | null {
+    return this.#callSite?.value ?? null;
   }
 
   /** @internal The engine's answer to the registration: methods and parameter names. */

@@ -90,6 +90,10 @@ class WasmRouteEngine implements Engine {
     const methodId = this.#methodIds.get(method);
     if (methodId === undefined) return NOT_FOUND;
     const length = path.length;
+    // A view over memory that grew is detached (length 0). The engine does not allocate per lookup,
+    // but its first lookups may size internal buffers: one load here keeps us from writing into a
+    // stale view.
+    if (this.#input.length === 0) this.#refreshViews();
     if (length <= SHORT_PATH) {
       const input = this.#input;
       for (let i = 0; i < length; i++) {
@@ -102,7 +106,9 @@ class WasmRouteEngine implements Engine {
       return this.#lookupEncoded(method, path);
     }
     this.matchedPath = path;
-    return this.#wasm.lookup(methodId, length);
+    const id = this.#wasm.lookup(methodId, length);
+    if (this.#spans.length === 0) this.#refreshViews();
+    return id;
   }
 
   #lookupEncoded(method: string, path: string): number {

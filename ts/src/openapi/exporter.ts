@@ -98,7 +98,11 @@ export function exportWithDiagnostics(app: DocumentSource, options: ExportOption
   const version = options.openapi ?? '3.1.0';
   // The docs routes (`mountDocs`) never document themselves.
   const routes = app.routeTable().filter((r) => !isDocsRoute(r) && options.exclude?.(r) !== true);
-  const annotations = options.annotations ?? readAnnotations(routes, { sources: options.sources ?? [] });
+  // Annotations given, else those of the route cache the app started from, else read from the sources.
+  const annotations =
+    options.annotations ??
+    app.cachedAnnotations?.() ??
+    readAnnotations(routes, { sources: options.sources ?? [] });
   const ctx: BuildContext = { version, uses: [] };
   const diagnostics: Diagnostic[] = [...annotations.diagnostics];
 

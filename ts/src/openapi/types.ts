@@ -44,6 +44,8 @@ export interface OpenApiConfig {
 export interface DocumentSource {
   config?: { openapi?: OpenApiConfig | undefined } | undefined;
   routeTable(): RegisteredRoute[];
+  /** Annotations stored in the route cache the application started from (`null`: read the sources). */
+  cachedAnnotations?(): AnnotationSet | null;
 }
 
 export type DiagnosticCode =

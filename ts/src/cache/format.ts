@@ -1,0 +1,150 @@
+/**
+ * The route cache file: one binary file holding everything a start needs to skip compiling patterns and
+ * reading source comments.
+ *
+ *     offset  size  content
+ *     0       8     magic "ARBORRC\n"
+ *     8       4     format version, u32 little-endian ({@link FORMAT_VERSION})
+ *     12      4     header length H, u32 LE
+ *     16      H     header, UTF-8 JSON ({@link CacheHeader})
+ *     16+H    …     three sections back to back: the engine snapshot (`router.snapshot()` bytes), the route
+ *                   list (UTF-8 JSON, {@link CachedRoute}[]), the annotations (UTF-8 JSON, `AnnotationSet`)
+ *
+ * The header carries each section's length and a CRC-32 of all of them, so a truncated or altered file is
+ * detected before anything is trusted. The format version is read before the header: a file from another
+ * format is reported as such, not as corrupt. Only the snapshot is needed to start; the route list and the
+ * annotations are decoded on demand (the docs routes, tooling).
+ */
+import { crc32 } from 'node:zlib';
+import type { AnnotationSet } from '../openapi/types.js';
+import type { TableOptions } from './fingerprint.js';
+
+const MAGIC = Buffer.from('ARBORRC\n', 'latin1');
+export const FORMAT_VERSION = 1;
+const PREAMBLE = MAGIC.length + 8;
+
+/** One route as the cache lists it (what `route:list` shows, minus what only a live process knows). */
+export interface CachedRoute {
+  id: number;
+  methods: string[];
+  pattern: string;
+  name: string | null;
+  middleware: string[];
+  handlerLocation: string | null;
+}
+
+export interface CacheHeader {
+  format: number;
+  arborVersion: string;
+  /** {@link fingerprint} of the routes the snapshot was compiled from. */
+  fingerprint: string;
+  options: TableOptions;
+  routeCount: number;
+  createdAt: string;
+  /** Byte lengths of the snapshot, route list and annotations sections, in file order. */
+  sections: [number, number, number];
+  /** CRC-32 of the three sections. */
+  crc32: number;
+}
+
+export interface CacheContents {
+  snapshot: Uint8Array;
+  routes: CachedRoute[];
+  annotations: AnnotationSet | null;
+}
+
+/** Why a file cannot be used: `version` (another format) or `corrupt` (anything else). */
+export class CacheFormatError extends Error {
+  readonly reason: 'version' | 'corrupt';
+  constructor(reason: 'version' | 'corrupt', message: string) {
+    super(message);
+    this.name = 'CacheFormatError';
+    this.reason = reason;
+  }
+}
+
+export function encodeCache(
+  meta: Omit<CacheHeader, 'format' | 'sections' | 'crc32' | 'routeCount'>,
+  contents: CacheContents,
+): Buffer {
+  const sections = [
+    Buffer.from(contents.snapshot.buffer, contents.snapshot.byteOffset, contents.snapshot.byteLength),
+    Buffer.from(JSON.stringify(contents.routes), 'utf8'),
+    Buffer.from(JSON.stringify(contents.annotations), 'utf8'),
+  ] as const;
+  const body = Buffer.concat(sections);
+  const header: CacheHeader = {
+    format: FORMAT_VERSION,
+    ...meta,
+    routeCount: contents.routes.length,
+    sections: [sections[0].length, sections[1].length, sections[2].length],
+    crc32: crc32(body),
+  };
+  const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
+  const preamble = Buffer.alloc(PREAMBLE);
+  MAGIC.copy(preamble, 0);
+  preamble.writeUInt32LE(FORMAT_VERSION, MAGIC.length);
+  preamble.writeUInt32LE(headerBytes.length, MAGIC.length + 4);
+  return Buffer.concat([preamble, headerBytes, body]);
+}
+
+/** A checked file: the header and its sections (views into the file's bytes, decoded on demand). */
+export interface DecodedCache {
+  header: CacheHeader;
+  snapshot: Uint8Array;
+  /** The route list section (UTF-8 JSON); see {@link parseSection}. */
+  routes: Buffer;
+  /** The annotations section (UTF-8 JSON); see {@link parseSection}. */
+  annotations: Buffer;
+}
+
+export function parseSection<T>(section: Buffer): T {
+  return JSON.parse(section.toString('utf8')) as T;
+}
+
+export function decodeCache(file: Uint8Array): DecodedCache {
+  const bytes = Buffer.from(file.buffer, file.byteOffset, file.byteLength);
+  if (bytes.length < PREAMBLE || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) {
+    throw new CacheFormatError('corrupt', 'not an Arbor route cache (bad magic bytes)');
+  }
+  const format = bytes.readUInt32LE(MAGIC.length);
+  if (format !== FORMAT_VERSION) {
+    throw new CacheFormatError(
+      'version',
+      `cache format ${format}, this Arbor reads format ${FORMAT_VERSION}`,
+    );
+  }
+  const headerLength = bytes.readUInt32LE(MAGIC.length + 4);
+  const bodyStart = PREAMBLE + headerLength;
+  if (bodyStart > bytes.length) throw new CacheFormatError('corrupt', 'truncated header');
+  let header: CacheHeader;
+  try {
+    header = JSON.parse(bytes.toString('utf8', PREAMBLE, bodyStart)) as CacheHeader;
+  } catch {
+    throw new CacheFormatError('corrupt', 'unreadable header');
+  }
+  const sections = header.sections;
+  if (
+    !Array.isArray(sections) ||
+    sections.length !== 3 ||
+    !sections.every((n) => Number.isInteger(n) && n >= 0)
+  ) {
+    throw new CacheFormatError('corrupt', 'malformed header');
+  }
+  const [snapshotLength, routesLength, annotationsLength] = sections;
+  const body = bytes.subarray(bodyStart);
+  const expected = snapshotLength + routesLength + annotationsLength;
+  if (body.length !== expected) {
+    throw new CacheFormatError(
+      'corrupt',
+      `size mismatch (${body.length} bytes of sections, header says ${expected})`,
+    );
+  }
+  if (crc32(body) !== header.crc32) throw new CacheFormatError('corrupt', 'checksum mismatch');
+  return {
+    header,
+    snapshot: body.subarray(0, snapshotLength),
+    routes: body.subarray(snapshotLength, snapshotLength + routesLength),
+    annotations: body.subarray(snapshotLength + routesLength),
+  };
+}
