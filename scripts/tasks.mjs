@@ -9,7 +9,7 @@ import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildWasm } from './build-wasm.mjs';
-import { log, run } from './run.mjs';
+import { capture, log, run } from './run.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -36,12 +36,29 @@ const timed = (label, command, args, options = inRoot) => {
   log(`gate: ${label} passed in ${(ms / 1000).toFixed(1)} s`);
 };
 
+/** A bounded cargo-fuzz run of the engine (insert arbitrary patterns, look up arbitrary paths, load
+ * arbitrary snapshots). cargo-fuzz is installed once per machine, outside the checkout. */
+function fuzz() {
+  const seconds = process.env.ARBOR_FUZZ_SECONDS ?? '30';
+  if (seconds === '0') return log('gate: cargo fuzz skipped (ARBOR_FUZZ_SECONDS=0)');
+  if (capture('cargo', ['fuzz', '--version']) === null) {
+    log('toolchain: installing cargo-fuzz with cargo install (once per machine)');
+    run('cargo', ['install', 'cargo-fuzz', '--locked']);
+  }
+  const crate = join(root, 'crates', 'arbor-router');
+  // New inputs go to the first corpus directory (ignored by git); the committed seeds are read only.
+  mkdirSync(join(crate, 'fuzz', 'corpus', 'lookup'), { recursive: true });
+  const args = ['+nightly', 'fuzz', 'run', 'lookup', 'fuzz/corpus/lookup', 'fuzz/seeds'];
+  timed(`cargo fuzz (${seconds} s)`, 'cargo', [...args, '--', `-max_total_time=${seconds}`], { cwd: crate });
+}
+
 function test(extraArgs) {
   const started = Date.now();
   buildWasm(root);
   timed('cargo fmt --check', 'cargo', ['fmt', '--all', '--check']);
   timed('cargo clippy', 'cargo', ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings']);
   timed('cargo test', 'cargo', ['test', '--workspace']);
+  fuzz();
   timed('tsc (type check)', bin('tsc'), ['-p', 'tsconfig.check.json']);
   timed('biome (format + lint)', bin('biome'), ['check', '.']);
   buildTypeScript();
