@@ -82,7 +82,9 @@ pub fn decode_param(raw: &str) -> Result<Cow<'_, str>, MalformedEscape> {
         Ok(s) => Ok(Cow::Owned(s)),
         Err(e) => {
             let at = e.utf8_error().valid_up_to();
-            Err(MalformedEscape { position: origin.get(at).copied().unwrap_or(0) })
+            Err(MalformedEscape {
+                position: origin.get(at).copied().unwrap_or(0),
+            })
         }
     }
 }

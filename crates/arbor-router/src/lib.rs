@@ -16,7 +16,10 @@
 //! Matching rules: SPEC §2 and §3. Decisions this crate makes where the SPEC is silent are written
 //! on the items they concern (see [`Router::insert`] and [`Router::lookup`]).
 
-#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+#![cfg_attr(
+    test,
+    allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
 
 mod constraint;
 mod encode;
@@ -26,6 +29,7 @@ mod metadata;
 mod pattern;
 mod route;
 mod router;
+mod shadow;
 mod snapshot;
 mod tree;
 

@@ -11,7 +11,7 @@
 use regex::bytes::CaptureLocations;
 
 use crate::route::{Matcher, ABSENT};
-use crate::tree::{Flat, FlatNode, NONE};
+use crate::tree::{Flat, FlatNode, KIND_SEGMENT, NONE};
 use crate::MAX_VALUES;
 
 /// Per-lookup state, on the Rust stack.
@@ -23,7 +23,8 @@ pub(crate) struct Walk<'a> {
     first_wins: bool,
     depth: usize,
     values: [(u32, u32); MAX_VALUES],
-    pub(crate) best: [(u32, u32); MAX_VALUES],
+    /// The caller's spans: rewritten on each better match (rare: usually once).
+    out: &'a mut Vec<u32>,
     locs: &'a mut Vec<Option<CaptureLocations>>,
 }
 
@@ -31,6 +32,7 @@ impl<'a> Walk<'a> {
     pub(crate) fn new(
         path: &'a [u8],
         first_wins: bool,
+        out: &'a mut Vec<u32>,
         locs: &'a mut Vec<Option<CaptureLocations>>,
     ) -> Self {
         Walk {
@@ -40,7 +42,7 @@ impl<'a> Walk<'a> {
             first_wins,
             depth: 0,
             values: [(0, 0); MAX_VALUES],
-            best: [(0, 0); MAX_VALUES],
+            out,
             locs,
         }
     }
@@ -58,29 +60,72 @@ impl<'a> Walk<'a> {
     }
 }
 
-/// Whether `label` occurs in `path` at `pos`; compares 8 bytes at a time (labels are often long).
-#[inline]
-fn label_at(path: &[u8], pos: usize, label: &[u8]) -> bool {
-    let Some(window) = path.get(pos..pos + label.len()) else {
-        return false;
-    };
-    let mut a = window.chunks_exact(8);
-    let mut b = label.chunks_exact(8);
-    for (x, y) in a.by_ref().zip(b.by_ref()) {
-        let x = u64::from_ne_bytes(<[u8; 8]>::try_from(x).unwrap_or([0; 8]));
-        let y = u64::from_ne_bytes(<[u8; 8]>::try_from(y).unwrap_or([1; 8]));
-        if x != y {
-            return false;
-        }
+#[inline(always)]
+fn load8(bytes: &[u8], at: usize) -> u64 {
+    match bytes.get(at..at + 8) {
+        Some(b) => u64::from_le_bytes(<[u8; 8]>::try_from(b).unwrap_or([0; 8])),
+        None => 0,
     }
-    a.remainder() == b.remainder()
 }
 
-/// End of the segment starting at `pos`: the next `/` or the end of the path.
+#[inline(always)]
+fn load4(bytes: &[u8], at: usize) -> u32 {
+    match bytes.get(at..at + 4) {
+        Some(b) => u32::from_le_bytes(<[u8; 4]>::try_from(b).unwrap_or([0; 4])),
+        None => 0,
+    }
+}
+
+/// Whether `label` occurs in `path` at `pos`. Compares 8 bytes at a time, the last word overlapping
+/// the previous one, so no call to `memcmp` (which costs more than the compare for short labels).
+#[inline]
+fn label_at(path: &[u8], pos: usize, label: &[u8]) -> bool {
+    let n = label.len();
+    let Some(window) = path.get(pos..pos + n) else {
+        return false;
+    };
+    if n >= 8 {
+        let mut i = 0;
+        while i + 8 < n {
+            if load8(window, i) != load8(label, i) {
+                return false;
+            }
+            i += 8;
+        }
+        load8(window, n - 8) == load8(label, n - 8)
+    } else if n >= 4 {
+        load4(window, 0) == load4(label, 0) && load4(window, n - 4) == load4(label, n - 4)
+    } else {
+        window.iter().zip(label).all(|(a, b)| a == b)
+    }
+}
+
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// Non-zero where a byte of `w` equals `b` (the lowest such byte is exact).
+#[inline(always)]
+fn has_byte(w: u64, b: u8) -> u64 {
+    let x = w ^ (LO * u64::from(b));
+    x.wrapping_sub(LO) & !x & HI
+}
+
+/// End of the segment starting at `pos`: the next `/` or the end of the path. 8 bytes at a time.
 #[inline]
 fn segment_end(path: &[u8], pos: usize) -> usize {
-    match path.get(pos..) {
-        Some(rest) => rest.iter().position(|&b| b == b'/').map_or(path.len(), |k| pos + k),
+    let mut i = pos;
+    while i + 8 <= path.len() {
+        let hit = has_byte(load8(path, i), b'/');
+        if hit != 0 {
+            return i + (hit.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    match path.get(i..) {
+        Some(rest) => rest
+            .iter()
+            .position(|&b| b == b'/')
+            .map_or(path.len(), |k| i + k),
         None => path.len(),
     }
 }
@@ -126,21 +171,27 @@ fn push_groups(
 /// Scans 8 bytes at a time: most paths have neither.
 #[inline]
 pub(crate) fn effective_len(path: &[u8]) -> Option<usize> {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let has = |w: u64, b: u8| {
-        let x = w ^ (LO * u64::from(b));
-        x.wrapping_sub(LO) & !x & HI
-    };
+    let suspicious = |w: u64| (w & HI) | has_byte(w, b'?') | has_byte(w, b'#') != 0;
     let mut base = 0;
-    for chunk in path.chunks_exact(8) {
-        let w = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0x80; 8]));
-        if (w & HI) | has(w, b'?') | has(w, b'#') != 0 {
-            break;
+    while base + 8 <= path.len() {
+        if suspicious(load8(path, base)) {
+            return exact_len(path, base);
         }
         base += 8;
     }
-    for (i, &b) in path.iter().enumerate().skip(base) {
+    // The tail: one overlapping window when the path is long enough, else byte by byte.
+    if path.len() >= 8 && base < path.len() {
+        if !suspicious(load8(path, path.len() - 8)) {
+            return Some(path.len());
+        }
+        return exact_len(path, path.len() - 8);
+    }
+    exact_len(path, base)
+}
+
+/// Byte-by-byte end of `effective_len` from `from` (only reached near a suspicious byte).
+fn exact_len(path: &[u8], from: usize) -> Option<usize> {
+    for (i, &b) in path.iter().enumerate().skip(from) {
         if b == b'?' || b == b'#' {
             return Some(i);
         }
@@ -162,62 +213,122 @@ impl Flat {
         self.visit(matchers, walk, root, 0);
     }
 
-    fn visit(&self, matchers: &[Matcher], walk: &mut Walk<'_>, idx: u32, pos: usize) {
-        let Some(node) = self.node(idx) else {
-            return;
-        };
-        if node.min_rank >= walk.best_rank {
-            return;
-        }
+    /// Visits a node entered at `pos`. A static child alone is followed in a loop (no recursion:
+    /// most of a walk is static text); dynamic children are tried in `visit_dynamics`.
+    fn visit(&self, matchers: &[Matcher], walk: &mut Walk<'_>, mut idx: u32, mut pos: usize) {
         let path = walk.path;
-        match path.get(pos) {
-            None => {
+        loop {
+            let Some(node) = self.node(idx) else {
+                return;
+            };
+            if node.min_rank >= walk.best_rank {
+                return;
+            }
+            let Some(&byte) = path.get(pos) else {
                 if node.leaf_rank < walk.best_rank {
                     walk.best_rank = if walk.first_wins { 0 } else { node.leaf_rank };
                     walk.best_node = idx;
-                    let n = walk.depth;
-                    if let (Some(dst), Some(src)) = (walk.best.get_mut(..n), walk.values.get(..n)) {
-                        dst.copy_from_slice(src);
-                    }
+                    self.write_spans(node, walk);
                 }
-            }
-            Some(&byte) => {
-                if node.n_statics > 0 {
-                    let start = node.statics as usize;
-                    let firsts = self
-                        .first_bytes
-                        .get(start..start + node.n_statics as usize)
-                        .unwrap_or_default();
-                    if let Some(k) = firsts.iter().position(|&b| b == byte) {
-                        let child_idx = node.statics + k as u32;
-                        if let Some(child) = self.node(child_idx) {
+                if node.n_dynamics == 0 {
+                    return;
+                }
+                match self.visit_dynamics(matchers, walk, node, pos) {
+                    Some((child_idx, child_pos)) => {
+                        idx = child_idx;
+                        pos = child_pos;
+                        continue;
+                    }
+                    None => return,
+                }
+            };
+            let mut next = None;
+            if node.n_statics > 0 {
+                if let Some(child_idx) = self.static_child(node, byte) {
+                    if let Some(child) = self.node(child_idx) {
+                        let n = child.label_len as usize;
+                        let matched = if n <= 8 && pos + 8 <= path.len() {
+                            // One masked compare: the label is in `head`.
+                            let mask = if n == 0 {
+                                0
+                            } else {
+                                u64::MAX >> (64 - 8 * n as u32)
+                            };
+                            load8(path, pos) & mask == child.head
+                        } else {
                             let ls = child.label_start as usize;
-                            let label = self
-                                .labels
-                                .get(ls..ls + child.label_len as usize)
-                                .unwrap_or_default();
-                            if label_at(path, pos, label) {
-                                self.visit(matchers, walk, child_idx, pos + label.len());
-                            }
+                            let label = self.labels.get(ls..ls + n).unwrap_or_default();
+                            label_at(path, pos, label)
+                        };
+                        if matched {
+                            next = Some((child_idx, pos + n));
                         }
                     }
                 }
             }
+            if node.n_dynamics == 0 {
+                match next {
+                    Some((child_idx, child_pos)) => {
+                        idx = child_idx;
+                        pos = child_pos;
+                        continue;
+                    }
+                    None => return,
+                }
+            }
+            if let Some((child_idx, child_pos)) = next {
+                let depth = walk.depth;
+                self.visit(matchers, walk, child_idx, child_pos);
+                walk.depth = depth;
+            }
+            match self.visit_dynamics(matchers, walk, node, pos) {
+                Some((child_idx, child_pos)) => {
+                    idx = child_idx;
+                    pos = child_pos;
+                }
+                None => return,
+            }
         }
-        if node.n_dynamics == 0 {
-            return;
-        }
+    }
+
+    /// Tries the dynamic children of `node` (entered at `pos`) in their order. The last child that
+    /// matches is not visited here but returned, values pushed, for the caller's loop to continue
+    /// with (a tail call: most parameters have no sibling, so a walk rarely recurses).
+    #[inline(never)]
+    fn visit_dynamics(
+        &self,
+        matchers: &[Matcher],
+        walk: &mut Walk<'_>,
+        node: &FlatNode,
+        pos: usize,
+    ) -> Option<(u32, usize)> {
+        let path = walk.path;
         let mut seg_end = usize::MAX;
-        for child_idx in node.dynamics..node.dynamics + node.n_dynamics {
-            let Some(child) = self.node(child_idx) else {
-                return;
-            };
+        if node.n_dynamics == 0 {
+            return None;
+        }
+        let last = node.dynamics + node.n_dynamics - 1;
+        for child_idx in node.dynamics..=last {
+            let child = self.node(child_idx)?;
             if child.min_rank >= walk.best_rank {
                 // Definition order sorts children by min_rank, so none after this one can win either;
                 // in specificity order the best rank is 0 once anything matched.
-                return;
+                return None;
             }
             let depth = walk.depth;
+            if child.kind == KIND_SEGMENT {
+                if seg_end == usize::MAX {
+                    seg_end = segment_end(path, pos);
+                }
+                if seg_end > pos && walk.push(pos, seg_end) {
+                    if child_idx == last {
+                        return Some((child_idx, seg_end));
+                    }
+                    self.visit(matchers, walk, child_idx, seg_end);
+                    walk.depth = depth;
+                }
+                continue;
+            }
             let next = match matchers.get(child.matcher as usize) {
                 Some(Matcher::Segment(check)) => {
                     if seg_end == usize::MAX {
@@ -272,30 +383,52 @@ impl Flat {
                 }
                 None => continue,
             };
+            if child_idx == last {
+                return Some((child_idx, next));
+            }
             self.visit(matchers, walk, child_idx, next);
             walk.depth = depth;
         }
+        None
     }
 
-    /// Writes the spans of the best match (per its leaf layout) into `out`.
-    pub(crate) fn write_spans(&self, walk: &Walk<'_>, out: &mut Vec<u32>) {
-        out.clear();
-        let Some(node) = self.node(walk.best_node) else {
-            return;
-        };
+    /// The static child of `node` whose label starts with `byte`: a scan of the first bytes for up
+    /// to 8 children, one load from the node's 256-entry table beyond (measured: a binary search
+    /// there was the hottest spot of a GitHub walk, and a SWAR scan lost to the plain one below 8).
+    #[inline]
+    fn static_child(&self, node: &FlatNode, byte: u8) -> Option<u32> {
+        if node.n_statics > 8 {
+            let entry = *self.fanout.get(node.fanout as usize + byte as usize)?;
+            return (entry != 0).then(|| node.statics + u32::from(entry) - 1);
+        }
+        let start = node.statics as usize;
+        let firsts = self
+            .first_bytes
+            .get(start..start + node.n_statics as usize)?;
+        // Most nodes have one or two static children: a plain scan beats anything clever there.
+        let k = firsts.iter().position(|&b| b == byte)?;
+        Some(node.statics + k as u32)
+    }
+
+    /// Writes the spans of a better match (per its leaf layout) into the caller's buffer.
+    fn write_spans(&self, node: &FlatNode, walk: &mut Walk<'_>) {
         let start = node.layout_start as usize;
         let layout = self
             .layouts
             .get(start..start + node.layout_len as usize)
             .unwrap_or_default();
+        walk.out.clear();
         for &slot in layout {
             let (s, e) = if slot == ABSENT {
                 (NONE, NONE)
             } else {
-                walk.best.get(slot as usize).copied().unwrap_or((NONE, NONE))
+                walk.values
+                    .get(slot as usize)
+                    .copied()
+                    .unwrap_or((NONE, NONE))
             };
-            out.push(s);
-            out.push(e);
+            walk.out.push(s);
+            walk.out.push(e);
         }
     }
 }

@@ -16,9 +16,14 @@ pub(crate) enum Piece {
     Lit(String),
     Param(ParamSpec),
     /// Trailing `*`.
-    Wildcard { position: usize },
+    Wildcard {
+        position: usize,
+    },
     /// `{^...$}`: `source` is the text between the braces, as written.
-    Regex { source: String, position: usize },
+    Regex {
+        source: String,
+        position: usize,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -137,7 +142,10 @@ pub(crate) fn parse(pattern: &str) -> Result<Vec<Piece>, InsertError> {
                     .ok_or_else(|| invalid(pattern, i, "unclosed regex block '{^'"))?;
                 let source = pattern.get(i + 1..end).unwrap_or_default().to_owned();
                 flush(&mut pieces, &mut lit);
-                pieces.push(Piece::Regex { source, position: i });
+                pieces.push(Piece::Regex {
+                    source,
+                    position: i,
+                });
                 i = end + 1;
                 if i != bytes.len() {
                     return Err(invalid(
@@ -286,14 +294,14 @@ fn validate(pattern: &str, pieces: &[Piece]) -> Result<(), InsertError> {
                     });
                 }
             }
-            Piece::Wildcard { position } | Piece::Regex { position, .. } => {
-                if segment_has_param_before(pieces, index) {
-                    return Err(invalid(
-                        pattern,
-                        *position,
-                        "a wildcard or regex block cannot share a path segment with a parameter",
-                    ));
-                }
+            Piece::Wildcard { position } | Piece::Regex { position, .. }
+                if segment_has_param_before(pieces, index) =>
+            {
+                return Err(invalid(
+                    pattern,
+                    *position,
+                    "a wildcard or regex block cannot share a path segment with a parameter",
+                ));
             }
             _ => {}
         }

@@ -7,7 +7,7 @@ use crate::constraint::{build_regex, Check};
 use crate::encode::push_encoded;
 use crate::error::InsertError;
 use crate::metadata::{ParamInfo, ParamKind};
-use crate::pattern::{Piece, ParamSpec};
+use crate::pattern::{ParamSpec, Piece};
 use crate::MAX_VALUES;
 
 /// Layout entry of an absent optional parameter: its span is `(u32::MAX, u32::MAX)`.
@@ -34,7 +34,9 @@ impl MatcherSpec {
     pub(crate) fn key(&self) -> String {
         match self {
             MatcherSpec::Segment { constraint: None } => "s".to_owned(),
-            MatcherSpec::Segment { constraint: Some(c) } => format!("s<{c}"),
+            MatcherSpec::Segment {
+                constraint: Some(c),
+            } => format!("s<{c}"),
             MatcherSpec::Complex { regex, .. } => format!("c{regex}"),
             MatcherSpec::Wildcard => "*".to_owned(),
             MatcherSpec::Block { source } => format!("b{source}"),
@@ -45,9 +47,9 @@ impl MatcherSpec {
     pub(crate) fn compile(&self) -> Result<Matcher, String> {
         Ok(match self {
             MatcherSpec::Segment { constraint: None } => Matcher::Segment(None),
-            MatcherSpec::Segment { constraint: Some(c) } => {
-                Matcher::Segment(Some(Check::compile(c)?.0))
-            }
+            MatcherSpec::Segment {
+                constraint: Some(c),
+            } => Matcher::Segment(Some(Check::compile(c)?.0)),
             MatcherSpec::Complex { regex, groups } => Matcher::Complex {
                 regex: build_regex(regex)?,
                 groups: groups.clone(),
@@ -67,7 +69,9 @@ impl MatcherSpec {
     pub(crate) fn specificity_class(&self) -> u8 {
         match self {
             MatcherSpec::Complex { regex, .. } if !regex.starts_with("^([^/]+)") => 1,
-            MatcherSpec::Segment { constraint: Some(_) } => 2,
+            MatcherSpec::Segment {
+                constraint: Some(_),
+            } => 2,
             MatcherSpec::Complex { .. } => 3,
             MatcherSpec::Segment { constraint: None } => 4,
             MatcherSpec::Wildcard | MatcherSpec::Block { .. } => 5,
@@ -218,7 +222,8 @@ pub(crate) fn draft(pattern: &str, pieces: &[Piece]) -> Result<Draft, InsertErro
                 while let Some(piece) = pieces.get(i) {
                     match piece {
                         Piece::Param(q) => {
-                            let groups_inside = compile_constraint(pattern, q)?.map_or(0, |(_, n)| n);
+                            let groups_inside =
+                                compile_constraint(pattern, q)?.map_or(0, |(_, n)| n);
                             match &q.constraint {
                                 Some(c) => regex.push_str(&format!("((?:{}))", c.source)),
                                 None => regex.push_str("([^/]+)"),
@@ -255,7 +260,13 @@ pub(crate) fn draft(pattern: &str, pieces: &[Piece]) -> Result<Draft, InsertErro
                     regex,
                     groups: groups.clone(),
                 };
-                steps.push(Step::Dyn(spec, Matcher::Complex { regex: compiled, groups }));
+                steps.push(Step::Dyn(
+                    spec,
+                    Matcher::Complex {
+                        regex: compiled,
+                        groups,
+                    },
+                ));
                 if let Some(rest) = rest {
                     push_lit(&mut steps, &rest);
                 }
@@ -387,52 +398,12 @@ fn atoms_of(pieces: &[Piece]) -> Vec<Atom> {
     for piece in pieces {
         match piece {
             Piece::Lit(text) => atoms.extend(encoded(text).into_iter().map(Atom::Byte)),
-            Piece::Param(p) => atoms.push(Atom::Param(p.constraint.as_ref().map(|c| c.source.clone()))),
+            Piece::Param(p) => {
+                atoms.push(Atom::Param(p.constraint.as_ref().map(|c| c.source.clone())))
+            }
             Piece::Wildcard { .. } => atoms.push(Atom::Wildcard),
             Piece::Regex { source, .. } => atoms.push(Atom::Block(source.clone())),
         }
     }
     atoms
-}
-
-/// Whether every path matched by `r` is matched by `e` (SPEC 3.2), decided piece by piece and
-/// conservatively: an unconstrained parameter of `e` contains any non-empty, slash-free run of `r`
-/// when it ends its segment; a constrained parameter or a block contains only an identical one; a
-/// wildcard contains any rest. Anything else is "not contained", so there are no false warnings.
-pub(crate) fn contains(e: &[Atom], r: &[Atom]) -> bool {
-    let (mut ei, mut ri) = (0usize, 0usize);
-    loop {
-        match (e.get(ei), r.get(ri)) {
-            (None, None) => return true,
-            (Some(Atom::Wildcard), _) => return true,
-            (None, Some(_)) => return false,
-            (Some(Atom::Byte(a)), Some(Atom::Byte(b))) if a == b => {
-                ei += 1;
-                ri += 1;
-            }
-            (Some(Atom::Block(a)), Some(Atom::Block(b))) => return a == b,
-            (Some(Atom::Param(Some(a))), Some(Atom::Param(Some(b)))) if a == b => {
-                ei += 1;
-                ri += 1;
-            }
-            (Some(Atom::Param(None)), Some(_)) => {
-                if !matches!(e.get(ei + 1), None | Some(Atom::Byte(b'/'))) {
-                    return false;
-                }
-                let start = ri;
-                while let Some(atom) = r.get(ri) {
-                    match atom {
-                        Atom::Byte(b'/') => break,
-                        Atom::Byte(_) | Atom::Param(_) => ri += 1,
-                        Atom::Wildcard | Atom::Block(_) => return false,
-                    }
-                }
-                if ri == start {
-                    return false;
-                }
-                ei += 1;
-            }
-            _ => return false,
-        }
-    }
 }

@@ -9,6 +9,7 @@ use crate::error::InsertError;
 use crate::lookup::{effective_len, Walk};
 use crate::metadata::{routes_to_json, RouteInfo};
 use crate::route::{self, Atom, Matcher, MatcherSpec, Step};
+use crate::shadow::Shapes;
 use crate::tree::{self, Flat, Leaf, Tree, NONE};
 use crate::{pattern, Inserted, Lookup, Order, RouteId, RouterOptions, Spans};
 
@@ -39,7 +40,7 @@ pub struct Router {
     pub(crate) routes: Vec<RouteInfo>,
     /// Per route, per variant: the shape for the shadowing check. Rebuilt from the patterns on the
     /// first insert after a snapshot load (`None` until then).
-    pub(crate) shapes: Option<Vec<Vec<Vec<Atom>>>>,
+    pub(crate) shapes: Option<Shapes>,
     pub(crate) specs: Vec<MatcherSpec>,
     pub(crate) matchers: Vec<Matcher>,
     pub(crate) matcher_ids: HashMap<String, u32>,
@@ -79,7 +80,7 @@ impl Router {
             uid: next_uid(),
             methods: Vec::new(),
             routes: Vec::new(),
-            shapes: Some(Vec::new()),
+            shapes: Some(Shapes::default()),
             specs: Vec::new(),
             matchers: Vec::new(),
             matcher_ids: HashMap::new(),
@@ -108,7 +109,7 @@ impl Router {
     /// let first = router.insert(&["GET"], "/repos/:owner/:repo/:format/:ref").unwrap();
     /// let second = router.insert(&["GET"], "/repos/:owner/:repo/commits/:ref").unwrap();
     /// assert_eq!(second.shadowed_by, Some(first.id));
-    /// let err = router.insert(&["GET"], "/a/:id<[0-9>").unwrap_err();
+    /// let err = router.insert(&["GET"], "/a/:id<a{2,1}>").unwrap_err();
     /// assert!(matches!(err, InsertError::InvalidConstraint { position: 7, .. }));
     /// ```
     pub fn insert(&mut self, methods: &[&str], pattern: &str) -> Result<Inserted, InsertError> {
@@ -198,7 +199,9 @@ impl Router {
             }
         }
         if let Some(shapes) = self.shapes.as_mut() {
-            shapes.push(draft.variants.iter().map(|v| v.atoms.clone()).collect());
+            if !draft.is_static {
+                shapes.add(id, draft.variants.iter().map(|v| v.atoms.clone()).collect());
+            }
         }
         self.routes.push(RouteInfo {
             id,
@@ -255,26 +258,18 @@ impl Router {
     /// The earliest dynamic route sharing a method that contains every variant of the new route.
     fn find_shadow(&mut self, methods: &[&str], variants: &[route::Variant]) -> Option<RouteId> {
         if self.shapes.is_none() {
-            self.shapes = Some(
-                self.routes
-                    .iter()
-                    .map(|r| shapes_of(&r.pattern))
-                    .collect(),
-            );
-        }
-        let shapes = self.shapes.as_ref()?;
-        for (earlier, shape) in self.routes.iter().zip(shapes) {
-            if earlier.is_static || !earlier.methods.iter().any(|m| methods.contains(&m.as_str())) {
-                continue;
+            let mut shapes = Shapes::default();
+            for r in self.routes.iter().filter(|r| !r.is_static) {
+                shapes.add(r.id, shapes_of(&r.pattern));
             }
-            let all_contained = variants
-                .iter()
-                .all(|v| shape.iter().any(|e| route::contains(e, &v.atoms)));
-            if all_contained {
-                return Some(earlier.id);
-            }
+            self.shapes = Some(shapes);
         }
-        None
+        let routes = &self.routes;
+        self.shapes.as_ref()?.shadowing(variants, |id| {
+            routes.get(id as usize).is_some_and(|e| {
+                !e.is_static && e.methods.iter().any(|m| methods.contains(&m.as_str()))
+            })
+        })
     }
 
     /// Gives a route a name (for URL generation on the TypeScript side). Names are unique.
@@ -315,15 +310,17 @@ impl Router {
 
     fn flat(&self) -> &Flat {
         self.flat.get_or_init(|| {
+            let plain =
+                |m: u32| matches!(self.matchers.get(m as usize), Some(Matcher::Segment(None)));
             if self.options.order == Order::Specificity {
                 let class = |m: u32| {
                     self.specs
                         .get(m as usize)
                         .map_or(u8::MAX, MatcherSpec::specificity_class)
                 };
-                tree::flatten(&self.tree, Some(&class))
+                tree::flatten(&self.tree, Some(&class), &plain)
             } else {
-                tree::flatten(&self.tree, None)
+                tree::flatten(&self.tree, None, &plain)
             }
         })
     }
@@ -386,12 +383,10 @@ impl Router {
 
     fn search(&self, flat: &Flat, root: u32, path: &[u8], spans: &mut Spans) -> Option<RouteId> {
         let first_wins = self.options.order == Order::Specificity;
-        let mut walk = Walk::new(path, first_wins, &mut spans.locs);
+        let mut walk = Walk::new(path, first_wins, &mut spans.values, &mut spans.locs);
         flat.search(&self.matchers, &mut walk, root);
         let node = flat.nodes.get(walk.best_node as usize)?;
-        let id = node.leaf_route;
-        flat.write_spans(&walk, &mut spans.values);
-        Some(id)
+        Some(node.leaf_route)
     }
 
     /// Convenience for embedders and tests: [`Router::method_id`] then [`Router::lookup`], after
@@ -451,6 +446,13 @@ impl Router {
     /// ```
     pub fn to_json(&self) -> String {
         routes_to_json(&self.routes)
+    }
+
+    /// One route's metadata as a one-element JSON array (registration reads it per route: re-reading
+    /// the whole table after every insert would make registering n routes cost O(n²)).
+    pub fn route_json(&self, id: RouteId) -> Option<String> {
+        let index = usize::try_from(id).ok()?;
+        self.routes.get(index..=index).map(routes_to_json)
     }
 }
 

@@ -80,7 +80,10 @@ fn corrupt(reason: &str) -> SnapshotError {
 
 impl<'a> Reader<'a> {
     fn take(&mut self, n: usize) -> Result<&'a [u8], SnapshotError> {
-        let end = self.pos.checked_add(n).ok_or_else(|| corrupt("length overflow"))?;
+        let end = self
+            .pos
+            .checked_add(n)
+            .ok_or_else(|| corrupt("length overflow"))?;
         let out = self
             .bytes
             .get(self.pos..end)
@@ -93,7 +96,9 @@ impl<'a> Reader<'a> {
     }
     fn u32(&mut self) -> Result<u32, SnapshotError> {
         let b = self.take(4)?;
-        Ok(u32::from_le_bytes(<[u8; 4]>::try_from(b).map_err(|_| corrupt("u32"))?))
+        Ok(u32::from_le_bytes(
+            <[u8; 4]>::try_from(b).map_err(|_| corrupt("u32"))?,
+        ))
     }
     /// A count of items each at least `min_size` bytes long (so a forged count cannot make us
     /// allocate more than the payload could hold).
@@ -155,7 +160,9 @@ fn write_payload(router: &Router, w: &mut Writer) {
     for spec in &router.specs {
         match spec {
             MatcherSpec::Segment { constraint: None } => w.u8(0),
-            MatcherSpec::Segment { constraint: Some(c) } => {
+            MatcherSpec::Segment {
+                constraint: Some(c),
+            } => {
                 w.u8(1);
                 w.str(c);
             }
@@ -320,7 +327,10 @@ fn read_payload(r: &mut Reader<'_>) -> Result<Router, SnapshotError> {
     let mut matchers = Vec::with_capacity(specs.len());
     let mut matcher_ids = HashMap::with_capacity(specs.len());
     for (i, spec) in specs.iter().enumerate() {
-        matchers.push(spec.compile().map_err(|e| corrupt(&format!("matcher {i}: {e}")))?);
+        matchers.push(
+            spec.compile()
+                .map_err(|e| corrupt(&format!("matcher {i}: {e}")))?,
+        );
         if matcher_ids
             .insert(spec.key(), u32::try_from(i).unwrap_or(NONE))
             .is_some()
@@ -426,7 +436,11 @@ impl Router {
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&0u16.to_le_bytes());
-        out.extend_from_slice(&u32::try_from(payload.len()).unwrap_or(u32::MAX).to_le_bytes());
+        out.extend_from_slice(
+            &u32::try_from(payload.len())
+                .unwrap_or(u32::MAX)
+                .to_le_bytes(),
+        );
         out.extend_from_slice(&fnv1a(&payload).to_le_bytes());
         out.extend_from_slice(&payload);
         out

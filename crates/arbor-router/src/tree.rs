@@ -96,11 +96,9 @@ impl Tree {
                 Key::Lit(mut text) => {
                     while let Some(&first) = text.first() {
                         let node = self.node(at)?;
-                        let child = node
-                            .statics
-                            .iter()
-                            .copied()
-                            .find(|&c| self.node(c).and_then(|n| n.label.first()) == Some(&first))?;
+                        let child = node.statics.iter().copied().find(|&c| {
+                            self.node(c).and_then(|n| n.label.first()) == Some(&first)
+                        })?;
                         let label = &self.node(child)?.label;
                         if !text.starts_with(label) {
                             return None;
@@ -182,7 +180,10 @@ impl Tree {
             *text = &[];
             return c;
         };
-        let label = self.node(child).map(|n| n.label.clone()).unwrap_or_default();
+        let label = self
+            .node(child)
+            .map(|n| n.label.clone())
+            .unwrap_or_default();
         let cp = common_prefix(&label, text);
         if cp < label.len() {
             // Split the edge: `mid` takes the common part, `child` keeps the rest.
@@ -194,7 +195,11 @@ impl Tree {
             if let Some(node) = self.nodes.get_mut(child as usize) {
                 node.label = label.get(cp..).unwrap_or_default().to_vec();
             }
-            if let Some(s) = self.nodes.get_mut(at as usize).and_then(|n| n.statics.get_mut(slot)) {
+            if let Some(s) = self
+                .nodes
+                .get_mut(at as usize)
+                .and_then(|n| n.statics.get_mut(slot))
+            {
                 *s = mid;
             }
             *text = text.get(cp..).unwrap_or_default();
@@ -231,6 +236,12 @@ impl Tree {
 /// dynamic children at `dynamics..dynamics + n_dynamics`, already in trial order.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct FlatNode {
+    /// The first (up to) 8 bytes of the label, little-endian, zero-padded: most labels fit, and
+    /// one masked 8-byte compare replaces the slice compare.
+    pub(crate) head: u64,
+    /// For more than 8 static children: the start of this node's 256-entry table in
+    /// `Flat::fanout` (one load finds the child instead of a binary search's chain of loads).
+    pub(crate) fanout: u32,
     pub(crate) label_start: u32,
     pub(crate) label_len: u32,
     pub(crate) statics: u32,
@@ -244,13 +255,21 @@ pub(crate) struct FlatNode {
     pub(crate) leaf_rank: u32,
     pub(crate) layout_start: u32,
     pub(crate) layout_len: u32,
+    /// `KIND_SEGMENT` for an unconstrained segment parameter (the common case, checked without
+    /// looking at the matcher), `KIND_OTHER` otherwise.
+    pub(crate) kind: u8,
 }
+
+pub(crate) const KIND_OTHER: u8 = 0;
+pub(crate) const KIND_SEGMENT: u8 = 1;
 
 /// The immutable, flattened tree walked by `lookup`.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Flat {
     pub(crate) nodes: Vec<FlatNode>,
     pub(crate) first_bytes: Vec<u8>,
+    /// 256-entry tables of large fan-outs: child offset + 1 by first byte, 0 for none.
+    pub(crate) fanout: Vec<u16>,
     pub(crate) labels: Vec<u8>,
     pub(crate) layouts: Vec<u8>,
     /// Root node per method id (`NONE` when the method has no routes).
@@ -264,7 +283,11 @@ fn to_u32(n: usize) -> u32 {
 /// Flattens the builder. `class` gives the specificity class of a matcher, or `None` in definition
 /// order (dynamic children are then sorted by their subtree's smallest rank: most promising first,
 /// and the search can stop at the first child that cannot win).
-pub(crate) fn flatten(tree: &Tree, class: Option<&dyn Fn(u32) -> u8>) -> Flat {
+pub(crate) fn flatten(
+    tree: &Tree,
+    class: Option<&dyn Fn(u32) -> u8>,
+    is_plain_segment: &dyn Fn(u32) -> bool,
+) -> Flat {
     let Some(order) = tree.topological() else {
         return Flat::default();
     };
@@ -299,12 +322,32 @@ pub(crate) fn flatten(tree: &Tree, class: Option<&dyn Fn(u32) -> u8>) -> Flat {
             let Some(node) = tree.nodes.get(old as usize) else {
                 continue;
             };
-            let mut statics: Vec<u32> = node.statics.iter().copied().filter(|&c| rank(c) != NONE).collect();
-            statics.sort_by_key(|&c| rank(c));
-            let mut dynamics: Vec<u32> = node.dynamics.iter().copied().filter(|&c| rank(c) != NONE).collect();
+            let mut statics: Vec<u32> = node
+                .statics
+                .iter()
+                .copied()
+                .filter(|&c| rank(c) != NONE)
+                .collect();
+            // Sorted by first byte (deterministic layout; large fan-outs also get a table).
+            statics.sort_by_key(|&c| {
+                tree.nodes
+                    .get(c as usize)
+                    .and_then(|n| n.label.first())
+                    .copied()
+            });
+            let mut dynamics: Vec<u32> = node
+                .dynamics
+                .iter()
+                .copied()
+                .filter(|&c| rank(c) != NONE)
+                .collect();
             match class {
                 Some(class) => dynamics.sort_by_key(|&c| {
-                    let m = tree.nodes.get(c as usize).and_then(|n| n.matcher).unwrap_or(NONE);
+                    let m = tree
+                        .nodes
+                        .get(c as usize)
+                        .and_then(|n| n.matcher)
+                        .unwrap_or(NONE);
                     (class(m), rank(c))
                 }),
                 None => dynamics.sort_by_key(|&c| rank(c)),
@@ -321,7 +364,25 @@ pub(crate) fn flatten(tree: &Tree, class: Option<&dyn Fn(u32) -> u8>) -> Flat {
                 }
                 None => (NONE, NONE, 0),
             };
+            let mut head = [0u8; 8];
+            for (dst, src) in head.iter_mut().zip(&node.label) {
+                *dst = *src;
+            }
+            let mut fanout = NONE;
+            if statics.len() > 8 {
+                fanout = to_u32(flat.fanout.len());
+                let mut table = [0u16; 256];
+                for (k, &c) in statics.iter().enumerate() {
+                    let first = tree.nodes.get(c as usize).and_then(|n| n.label.first());
+                    if let Some(slot) = first.and_then(|&b| table.get_mut(b as usize)) {
+                        *slot = u16::try_from(k + 1).unwrap_or(0);
+                    }
+                }
+                flat.fanout.extend_from_slice(&table);
+            }
             flat.nodes.push(FlatNode {
+                head: u64::from_le_bytes(head),
+                fanout,
                 label_start,
                 label_len: to_u32(node.label.len()),
                 statics: statics_at,
@@ -334,8 +395,13 @@ pub(crate) fn flatten(tree: &Tree, class: Option<&dyn Fn(u32) -> u8>) -> Flat {
                 leaf_rank,
                 layout_start,
                 layout_len,
+                kind: match node.matcher {
+                    Some(m) if is_plain_segment(m) => KIND_SEGMENT,
+                    _ => KIND_OTHER,
+                },
             });
-            flat.first_bytes.push(node.label.first().copied().unwrap_or(0));
+            flat.first_bytes
+                .push(node.label.first().copied().unwrap_or(0));
         }
     }
     flat

@@ -1,6 +1,11 @@
 //! Registration: errors with positions (SPEC §2, last paragraph), conflicts (SPEC 3.4), shadowing
 //! (SPEC 3.2), names, route metadata and its JSON, and `decode_param` (SPEC 3.6).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 
 use arbor_router::{decode_param, InsertError, Order, ParamKind, Router, RouterOptions};
 
@@ -70,7 +75,9 @@ fn constraints_with_nested_brackets_parse() {
         r"/e/{id<[a-z]{2,3}>}",
         r"/f/{^(?P<x>[{}]+)$}",
     ] {
-        router.insert(&["GET"], pattern).unwrap_or_else(|e| panic!("{pattern}: {e}"));
+        router
+            .insert(&["GET"], pattern)
+            .unwrap_or_else(|e| panic!("{pattern}: {e}"));
     }
 }
 
@@ -80,11 +87,20 @@ fn too_many_params() {
     definition().insert(&["GET"], &ok).unwrap();
     let too_many: String = (0..33).map(|i| format!("/:p{i}")).collect();
     let err = definition().insert(&["GET"], &too_many).unwrap_err();
-    assert!(matches!(err, InsertError::TooManyParams { count: 33, .. }), "{err}");
+    assert!(
+        matches!(err, InsertError::TooManyParams { count: 33, .. }),
+        "{err}"
+    );
     assert_eq!(err.code(), "TOO_MANY_PARAMS");
     // Named groups count as a parameter and a capture.
-    let block = format!("/x{{^{}$}}", (0..17).map(|i| format!("(?P<g{i}>a)")).collect::<String>());
-    assert_eq!(definition().insert(&["GET"], &block).unwrap_err().code(), "TOO_MANY_PARAMS");
+    let block = format!(
+        "/x{{^{}$}}",
+        (0..17).map(|i| format!("(?P<g{i}>a)")).collect::<String>()
+    );
+    assert_eq!(
+        definition().insert(&["GET"], &block).unwrap_err().code(),
+        "TOO_MANY_PARAMS"
+    );
 }
 
 #[test]
@@ -104,7 +120,10 @@ fn conflicts_name_both_routes() {
     assert_eq!(err.code(), "ROUTE_CONFLICT");
     assert!(err.to_string().contains("/users/:id"));
     // Same shape, other names or syntax: still the same route.
-    assert_eq!(router.insert(&["GET"], "/users/{name}").unwrap_err().code(), "ROUTE_CONFLICT");
+    assert_eq!(
+        router.insert(&["GET"], "/users/{name}").unwrap_err().code(),
+        "ROUTE_CONFLICT"
+    );
     // A refused route leaves the router untouched.
     assert_eq!(router.routes().len(), 1);
     // Other methods, other shapes, `/x` vs `/x/`: no conflict.
@@ -115,15 +134,25 @@ fn conflicts_name_both_routes() {
     router.insert(&["GET"], "/x/").unwrap();
     // The absent variant of an optional parameter conflicts with the same shorter route.
     router.insert(&["GET"], "/s/:q").unwrap();
-    assert_eq!(router.insert(&["GET"], "/s/:q/:page?").unwrap_err().code(), "ROUTE_CONFLICT");
+    assert_eq!(
+        router.insert(&["GET"], "/s/:q/:page?").unwrap_err().code(),
+        "ROUTE_CONFLICT"
+    );
     // Static routes conflict as text (after percent-encoding).
     router.insert(&["GET"], "/café").unwrap();
-    assert_eq!(router.insert(&["GET"], "/caf%C3%A9").unwrap_err().code(), "ROUTE_CONFLICT");
+    assert_eq!(
+        router.insert(&["GET"], "/caf%C3%A9").unwrap_err().code(),
+        "ROUTE_CONFLICT"
+    );
 }
 
 /// (earlier routes, new route, index of the earlier route expected to shadow it).
 const SHADOWING: &[(&[&str], &str, Option<usize>)] = &[
-    (&["/repos/:o/:r/:format/:ref"], "/repos/:o/:r/commits/:ref", Some(0)),
+    (
+        &["/repos/:o/:r/:format/:ref"],
+        "/repos/:o/:r/commits/:ref",
+        Some(0),
+    ),
     (&["/a/:x"], "/a/:y<int>", Some(0)),
     (&["/a/:x<int>"], "/a/:y", None),
     (&["/a/:x<int>"], "/a/:y<\\d+>", None), // conflict-free: a different matcher text
@@ -154,8 +183,15 @@ fn shadowing_is_reported_never_an_error() {
         }
         match router.insert(&["GET"], pattern) {
             Ok(inserted) => {
-                assert_eq!(inserted.shadowed_by, want.map(|w| w as u32), "{earlier:?} then {pattern}");
-                assert_eq!(router.routes()[inserted.id as usize].shadowed_by, inserted.shadowed_by);
+                assert_eq!(
+                    inserted.shadowed_by,
+                    want.map(|w| w as u32),
+                    "{earlier:?} then {pattern}"
+                );
+                assert_eq!(
+                    router.routes()[inserted.id as usize].shadowed_by,
+                    inserted.shadowed_by
+                );
             }
             Err(e) => assert_eq!((e.code(), *want), ("ROUTE_CONFLICT", None), "{pattern}"),
         }
@@ -166,11 +202,26 @@ fn shadowing_is_reported_never_an_error() {
 fn shadowing_needs_a_shared_method_and_definition_order() {
     let mut router = definition();
     router.insert(&["POST"], "/a/:x").unwrap();
-    assert_eq!(router.insert(&["GET"], "/a/:y<int>").unwrap().shadowed_by, None);
-    assert_eq!(router.insert(&["GET", "POST"], "/a/:y<alpha>").unwrap().shadowed_by, Some(0));
-    let mut specific = Router::new(RouterOptions { order: Order::Specificity, ..RouterOptions::default() });
+    assert_eq!(
+        router.insert(&["GET"], "/a/:y<int>").unwrap().shadowed_by,
+        None
+    );
+    assert_eq!(
+        router
+            .insert(&["GET", "POST"], "/a/:y<alpha>")
+            .unwrap()
+            .shadowed_by,
+        Some(0)
+    );
+    let mut specific = Router::new(RouterOptions {
+        order: Order::Specificity,
+        ..RouterOptions::default()
+    });
     specific.insert(&["GET"], "/a/:x").unwrap();
-    assert_eq!(specific.insert(&["GET"], "/a/:y<int>").unwrap().shadowed_by, None);
+    assert_eq!(
+        specific.insert(&["GET"], "/a/:y<int>").unwrap().shadowed_by,
+        None
+    );
 }
 
 #[test]
@@ -181,20 +232,35 @@ fn names_are_unique() {
     router.set_name(a, "a").unwrap();
     router.set_name(a, "a").unwrap(); // renaming to its own name is fine
     let err = router.set_name(b, "a").unwrap_err();
-    assert_eq!(err, InsertError::DuplicateName { name: "a".into(), with: a });
+    assert_eq!(
+        err,
+        InsertError::DuplicateName {
+            name: "a".into(),
+            with: a
+        }
+    );
     assert_eq!(err.code(), "DUPLICATE_NAME");
     let err = router.set_name(9, "z").unwrap_err();
-    assert_eq!((err.code(), err.to_string()), ("UNKNOWN_ROUTE", "unknown route id 9".to_owned()));
+    assert_eq!(
+        (err.code(), err.to_string()),
+        ("UNKNOWN_ROUTE", "unknown route id 9".to_owned())
+    );
 }
 
 #[test]
 fn metadata_describes_each_route() {
     let mut router = definition();
-    router.insert(&["GET", "HEAD", "GET"], "/posts/:id<int>").unwrap();
+    router
+        .insert(&["GET", "HEAD", "GET"], "/posts/:id<int>")
+        .unwrap();
     router.insert(&["GET"], "/search/:q/:page?").unwrap();
     router.insert(&["GET"], "/files/*").unwrap();
-    router.insert(&["GET"], r"/archive/{^(?P<y>\d{4})/(\d{2})$}").unwrap();
-    router.insert(&["GET"], r"/f/:name<[\w-]+>.:ext<jpg|png>").unwrap();
+    router
+        .insert(&["GET"], r"/archive/{^(?P<y>\d{4})/(\d{2})$}")
+        .unwrap();
+    router
+        .insert(&["GET"], r"/f/:name<[\w-]+>.:ext<jpg|png>")
+        .unwrap();
     router.insert(&["GET"], "/café").unwrap();
     let r = router.routes();
     assert_eq!(r[0].methods, ["GET", "HEAD"]);
@@ -202,12 +268,21 @@ fn metadata_describes_each_route() {
     assert_eq!(r[0].params[0].shortcut.as_deref(), Some("int"));
     assert!(!r[0].is_static);
     assert_eq!(r[1].template, "/search/{q}/{page}");
-    assert_eq!((r[1].params[1].kind, r[1].params[1].optional), (ParamKind::Optional, true));
+    assert_eq!(
+        (r[1].params[1].kind, r[1].params[1].optional),
+        (ParamKind::Optional, true)
+    );
     assert_eq!(r[2].template, "/files/{*}");
-    assert_eq!((r[2].params[0].name.as_str(), r[2].params[0].kind), ("*", ParamKind::Wildcard));
+    assert_eq!(
+        (r[2].params[0].name.as_str(), r[2].params[0].kind),
+        ("*", ParamKind::Wildcard)
+    );
     assert_eq!(r[3].template, r"/archive/{^(?P<y>\d{4})/(\d{2})$}");
     assert_eq!(r[3].captures, 2);
-    assert_eq!((r[3].params[0].name.as_str(), r[3].params[0].kind), ("y", ParamKind::RegexGroup));
+    assert_eq!(
+        (r[3].params[0].name.as_str(), r[3].params[0].kind),
+        ("y", ParamKind::RegexGroup)
+    );
     assert_eq!(r[3].span_len(), 6);
     assert_eq!(r[4].template, "/f/{name}.{ext}");
     assert_eq!(r[4].params[1].regex.as_deref(), Some("jpg|png"));
@@ -250,7 +325,14 @@ fn decode_param_table() {
     for (raw, want) in ok {
         assert_eq!(decode_param(raw).unwrap(), *want, "{raw}");
     }
-    let bad: &[(&str, usize)] = &[("%", 0), ("a%2", 1), ("%zz", 0), ("x%E0%A4%A", 7), ("%C3", 0), ("ok%FF", 2)];
+    let bad: &[(&str, usize)] = &[
+        ("%", 0),
+        ("a%2", 1),
+        ("%zz", 0),
+        ("x%E0%A4%A", 7),
+        ("%C3", 0),
+        ("ok%FF", 2),
+    ];
     for (raw, position) in bad {
         assert_eq!(decode_param(raw).unwrap_err().position, *position, "{raw}");
     }

@@ -1,6 +1,12 @@
 //! Shared table harness: build a router from a route list, look paths up, compare the winning
 //! pattern and the values its spans cut out of the path.
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+#![allow(
+    dead_code,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 
 use arbor_router::{Lookup, Order, Router, RouterOptions, Spans};
 
@@ -8,7 +14,10 @@ use arbor_router::{Lookup, Order, Router, RouterOptions, Spans};
 pub const ABSENT: &str = "<absent>";
 
 pub fn router(order: Order, routes: &[&str]) -> Router {
-    let mut router = Router::new(RouterOptions { order, trailing_slash: true });
+    let mut router = Router::new(RouterOptions {
+        order,
+        trailing_slash: true,
+    });
     for pattern in routes {
         router
             .insert(&["GET"], pattern)
@@ -40,7 +49,12 @@ pub fn find(router: &Router, method: &str, path: &str) -> Option<(String, Vec<St
     match router.find(method, path, &mut spans) {
         Lookup::Found(id) => {
             let info = &router.routes()[id as usize];
-            assert_eq!(spans.len(), info.span_len(), "span count for {}", info.pattern);
+            assert_eq!(
+                spans.len(),
+                info.span_len(),
+                "span count for {}",
+                info.pattern
+            );
             Some((info.pattern.clone(), values(path, &spans)))
         }
         Lookup::NotFound => None,
@@ -57,10 +71,16 @@ pub fn check(order: Order, routes: &[&str], rows: &[Row<'_>]) {
         let want = want.map(|p| {
             (
                 p.to_owned(),
-                want_values.iter().map(|v| (*v).to_owned()).collect::<Vec<_>>(),
+                want_values
+                    .iter()
+                    .map(|v| (*v).to_owned())
+                    .collect::<Vec<_>>(),
             )
         });
-        assert_eq!(got, want, "order {order:?}, routes {routes:?}, path {path:?}");
+        assert_eq!(
+            got, want,
+            "order {order:?}, routes {routes:?}, path {path:?}"
+        );
     }
 }
 

@@ -1,0 +1,53 @@
+//! Fuzz target: arbitrary patterns inserted, arbitrary paths looked up (both orders), the router
+//! snapshotted and reloaded, and arbitrary bytes deserialized. Nothing may panic, and a reloaded
+//! router must answer exactly as the original.
+#![no_main]
+
+use arbor_router::{decode_param, Lookup, Order, Router, RouterOptions, Spans};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    // Arbitrary bytes as a snapshot.
+    if let Ok(router) = Router::deserialize(data) {
+        let mut spans = Spans::new();
+        let _ = router.find("GET", "/a/b", &mut spans);
+    }
+    let Some((&selector, rest)) = data.split_first() else {
+        return;
+    };
+    let text = String::from_utf8_lossy(rest);
+    // Lines starting with '>' are paths, the others patterns.
+    let (paths, patterns): (Vec<&str>, Vec<&str>) = text.split('\n').partition(|l| l.starts_with('>'));
+    let order = if selector & 1 == 0 { Order::Definition } else { Order::Specificity };
+    let mut router = Router::new(RouterOptions { order, trailing_slash: selector & 2 == 0 });
+    for (i, pattern) in patterns.iter().enumerate() {
+        let method = if i % 3 == 2 { "POST" } else { "GET" };
+        let _ = router.insert(&[method], pattern);
+    }
+    let reloaded = Router::deserialize(&router.serialize()).ok();
+    assert!(reloaded.is_some(), "a router's own snapshot must load");
+    let mut spans = Spans::new();
+    let mut again = Spans::new();
+    for path in paths.iter().map(|p| &p[1..]).chain(patterns.iter().copied()) {
+        for method in ["GET", "POST"] {
+            let found = router.find(method, path, &mut spans);
+            if let Lookup::Found(id) = found {
+                let info = &router.routes()[id as usize];
+                assert_eq!(spans.len(), info.span_len());
+                for pair in spans.as_slice().chunks(2) {
+                    if pair[0] != u32::MAX {
+                        assert!(pair[0] <= pair[1]);
+                        assert!(pair[1] as usize <= path.len() * 3 + 1);
+                    }
+                }
+            }
+            if let Some(r) = &reloaded {
+                assert_eq!(r.find(method, path, &mut again), found);
+                assert_eq!(again.as_slice(), spans.as_slice());
+            }
+        }
+        let _ = router.allowed_methods(path.as_bytes());
+        let _ = decode_param(path);
+    }
+    let _ = router.to_json();
+});

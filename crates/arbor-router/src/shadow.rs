@@ -1,0 +1,126 @@
+//! Shadowed routes (SPEC 3.2): under definition order, a new dynamic route is reported when an
+//! earlier route sharing a method matches every path it matches. Registration is the cold path, but
+//! it must stay near-linear for tables of 10,000 routes, so candidates come from an index by literal
+//! prefix instead of a scan over every earlier route.
+
+use std::collections::HashMap;
+
+use crate::route::{Atom, Variant};
+use crate::RouteId;
+
+/// The shapes of the dynamic routes, and an index of them by literal prefix.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Shapes {
+    /// Per dynamic route: its id and the atoms of each variant.
+    routes: HashMap<RouteId, Vec<Vec<Atom>>>,
+    /// Dynamic routes by the literal text that starts every one of their variants. A route can only
+    /// contain another whose literal prefix starts with its own (a literal never contains a parameter).
+    by_prefix: HashMap<Vec<u8>, Vec<RouteId>>,
+}
+
+/// The literal bytes a variant starts with.
+fn literal_prefix(atoms: &[Atom]) -> Vec<u8> {
+    atoms
+        .iter()
+        .map_while(|a| match a {
+            Atom::Byte(b) => Some(*b),
+            _ => None,
+        })
+        .collect()
+}
+
+impl Shapes {
+    /// Records a dynamic route.
+    pub(crate) fn add(&mut self, id: RouteId, variants: Vec<Vec<Atom>>) {
+        let mut key: Option<Vec<u8>> = None;
+        for v in &variants {
+            let p = literal_prefix(v);
+            key = Some(match key {
+                None => p,
+                Some(k) => {
+                    let n = k.iter().zip(&p).take_while(|(a, b)| a == b).count();
+                    k.get(..n).unwrap_or_default().to_vec()
+                }
+            });
+        }
+        self.by_prefix
+            .entry(key.unwrap_or_default())
+            .or_default()
+            .push(id);
+        self.routes.insert(id, variants);
+    }
+
+    /// The smallest id among the recorded routes accepted by `eligible` (method overlap) that contain
+    /// every variant of the new route.
+    pub(crate) fn shadowing(
+        &self,
+        variants: &[Variant],
+        eligible: impl Fn(RouteId) -> bool,
+    ) -> Option<RouteId> {
+        let full = variants.last()?;
+        let prefix = literal_prefix(&full.atoms);
+        let mut best: Option<RouteId> = None;
+        for k in 0..=prefix.len() {
+            let Some(ids) = prefix.get(..k).and_then(|p| self.by_prefix.get(p)) else {
+                continue;
+            };
+            for &id in ids {
+                if best.is_some_and(|b| b <= id) || !eligible(id) {
+                    continue;
+                }
+                let Some(shape) = self.routes.get(&id) else {
+                    continue;
+                };
+                if variants
+                    .iter()
+                    .all(|v| shape.iter().any(|e| contains(e, &v.atoms)))
+                {
+                    best = Some(id);
+                }
+            }
+        }
+        best
+    }
+}
+
+/// Whether every path matched by `r` is matched by `e` (SPEC 3.2), decided piece by piece and
+/// conservatively: an unconstrained parameter of `e` contains any non-empty, slash-free run of `r`
+/// when it ends its segment; a constrained parameter or a block contains only an identical one; a
+/// wildcard contains any rest. Anything else is "not contained", so there are no false warnings.
+pub(crate) fn contains(e: &[Atom], r: &[Atom]) -> bool {
+    let (mut ei, mut ri) = (0usize, 0usize);
+    loop {
+        match (e.get(ei), r.get(ri)) {
+            (None, None) => return true,
+            (Some(Atom::Wildcard), _) => return true,
+            (None, Some(_)) => return false,
+            (Some(Atom::Byte(a)), Some(Atom::Byte(b))) if a == b => {
+                ei += 1;
+                ri += 1;
+            }
+            (Some(Atom::Block(a)), Some(Atom::Block(b))) => return a == b,
+            (Some(Atom::Param(Some(a))), Some(Atom::Param(Some(b)))) if a == b => {
+                ei += 1;
+                ri += 1;
+            }
+            (Some(Atom::Param(None)), Some(_)) => {
+                if !matches!(e.get(ei + 1), None | Some(Atom::Byte(b'/'))) {
+                    return false;
+                }
+                let start = ri;
+                while let Some(atom) = r.get(ri) {
+                    match atom {
+                        Atom::Byte(b'/') => break,
+                        Atom::Byte(_) | Atom::Param(_) => ri += 1,
+                        Atom::Wildcard | Atom::Block(_) => return false,
+                    }
+                }
+                if ri == start {
+                    return false;
+                }
+                ei += 1;
+            }
+            _ => return false,
+        }
+    }
+}

@@ -1,0 +1,215 @@
+//! Snapshots: a round trip keeps every route and every answer; truncated, corrupt and foreign bytes
+//! give an error, never a panic (and a forged payload with a valid checksum still cannot crash).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use arbor_router::{Lookup, Order, Router, RouterOptions, SnapshotError, Spans};
+
+const ROUTES: &[(&[&str], &str)] = &[
+    (&["GET"], "/"),
+    (&["GET", "HEAD"], "/users"),
+    (&["GET"], "/users/:id<int>"),
+    (&["PUT"], "/users/:id"),
+    (&["GET"], "/search/:q/:page?"),
+    (&["GET"], r"/files/:name<[\w-]+>.:ext<jpg|png>"),
+    (&["GET"], "/f/:file.:ext"),
+    (&["GET"], "/static/*"),
+    (&["GET"], r"/archive/{^(?P<y>\d{4})/(\d{2})$}"),
+    (&["GET"], "/café"),
+    (&["DELETE"], "/users/*"),
+    (&["GET"], "/u/:x/:y"),
+    (&["GET"], "/u/:a/b"),
+];
+
+const PATHS: &[&str] = &[
+    "/",
+    "/users",
+    "/users/",
+    "/users/1",
+    "/users/x",
+    "/search/a",
+    "/search/a/2",
+    "/files/a-b.png",
+    "/files/a.gif",
+    "/f/a.b.c",
+    "/static",
+    "/static/x/y",
+    "/archive/2024/05",
+    "/caf%C3%A9",
+    "/u/1/b",
+    "/u/1/c",
+    "/nothing",
+    "/users/1/2",
+];
+
+fn sample(order: Order) -> Router {
+    let mut router = Router::new(RouterOptions {
+        order,
+        trailing_slash: true,
+    });
+    for (methods, pattern) in ROUTES {
+        router.insert(methods, pattern).unwrap();
+    }
+    router.set_name(2, "users.show").unwrap();
+    router
+}
+
+fn answers(router: &Router) -> Vec<(Lookup, Vec<u32>)> {
+    let mut spans = Spans::new();
+    let mut out = Vec::new();
+    for method in ["GET", "HEAD", "PUT", "DELETE", "POST"] {
+        for path in PATHS {
+            let found = router.find(method, path, &mut spans);
+            out.push((
+                found,
+                if found == Lookup::NotFound {
+                    vec![]
+                } else {
+                    spans.as_slice().to_vec()
+                },
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn round_trip_keeps_routes_and_answers() {
+    for order in [Order::Definition, Order::Specificity] {
+        let router = sample(order);
+        let bytes = router.serialize();
+        let loaded = Router::deserialize(&bytes).unwrap();
+        assert_eq!(loaded.routes(), router.routes());
+        assert_eq!(loaded.to_json(), router.to_json());
+        assert_eq!(loaded.options(), router.options());
+        assert_eq!(answers(&loaded), answers(&router));
+        assert_eq!(
+            loaded.allowed_methods(b"/users/1"),
+            router.allowed_methods(b"/users/1")
+        );
+        assert_eq!(loaded.serialize(), bytes, "serialize is deterministic");
+    }
+}
+
+#[test]
+fn a_loaded_router_accepts_more_routes() {
+    let mut loaded = Router::deserialize(&sample(Order::Definition).serialize()).unwrap();
+    // Conflicts and shadowing still work against the loaded routes.
+    assert_eq!(
+        loaded
+            .insert(&["GET"], "/users/:n<int>")
+            .unwrap_err()
+            .code(),
+        "ROUTE_CONFLICT"
+    );
+    let inserted = loaded.insert(&["GET"], "/u/:p/:q<int>").unwrap();
+    assert_eq!(inserted.shadowed_by, Some(11));
+    let id = loaded.insert(&["POST"], "/users").unwrap().id;
+    let mut spans = Spans::new();
+    assert_eq!(loaded.find("POST", "/users", &mut spans), Lookup::Found(id));
+    assert_eq!(
+        loaded.set_name(id, "users.show").unwrap_err().code(),
+        "DUPLICATE_NAME"
+    );
+}
+
+#[test]
+fn every_truncation_is_an_error() {
+    let bytes = sample(Order::Definition).serialize();
+    for len in 0..bytes.len() {
+        let err = Router::deserialize(&bytes[..len]).unwrap_err();
+        assert_eq!(err.code(), "SNAPSHOT_INVALID", "length {len}: {err}");
+        if len >= 8 {
+            assert_eq!(err, SnapshotError::Truncated, "length {len}");
+        }
+    }
+}
+
+#[test]
+fn foreign_bytes_and_versions() {
+    assert_eq!(
+        Router::deserialize(b"").unwrap_err(),
+        SnapshotError::Truncated
+    );
+    assert_eq!(
+        Router::deserialize(b"{\"routes\":[]}").unwrap_err(),
+        SnapshotError::BadMagic
+    );
+    let mut bytes = sample(Order::Definition).serialize();
+    bytes[8] = 99;
+    let err = Router::deserialize(&bytes).unwrap_err();
+    assert_eq!(
+        err,
+        SnapshotError::UnsupportedVersion {
+            found: 99,
+            supported: 1
+        }
+    );
+    assert_eq!(err.code(), "SNAPSHOT_VERSION");
+    let mut bytes = sample(Order::Definition).serialize();
+    bytes.push(0);
+    assert_eq!(
+        Router::deserialize(&bytes).unwrap_err().code(),
+        "SNAPSHOT_INVALID"
+    );
+}
+
+/// xorshift: deterministic, dependency-free randomness.
+fn rng(seed: &mut u64) -> u64 {
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    *seed
+}
+
+#[test]
+fn bit_flips_are_caught_by_the_checksum() {
+    let bytes = sample(Order::Definition).serialize();
+    let mut seed = 0x9e37_79b9_7f4a_7c15;
+    for _ in 0..2000 {
+        let mut copy = bytes.clone();
+        let at = 24 + (rng(&mut seed) as usize) % (bytes.len() - 24);
+        copy[at] ^= 1 << (rng(&mut seed) % 8);
+        assert_eq!(
+            Router::deserialize(&copy).unwrap_err(),
+            SnapshotError::Checksum
+        );
+    }
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+#[test]
+fn forged_payloads_with_a_valid_checksum_never_panic() {
+    let bytes = sample(Order::Definition).serialize();
+    let mut seed = 0x1234_5678_9abc_def1;
+    let mut loaded = 0;
+    for round in 0..1000 {
+        let mut copy = bytes.clone();
+        for _ in 0..1 + round % 3 {
+            let at = 24 + (rng(&mut seed) as usize) % (bytes.len() - 24);
+            copy[at] = if round % 2 == 0 {
+                copy[at] ^ (1 << (rng(&mut seed) % 8))
+            } else {
+                rng(&mut seed) as u8
+            };
+        }
+        let sum = fnv1a(&copy[24..]);
+        copy[16..24].copy_from_slice(&sum.to_le_bytes());
+        if let Ok(router) = Router::deserialize(&copy) {
+            loaded += 1;
+            let _ = answers(&router);
+            let _ = router.to_json();
+        }
+    }
+    // Some flips land in strings (names, templates) and still load: they were exercised too.
+    assert!(loaded > 0);
+}
