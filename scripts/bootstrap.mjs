@@ -22,8 +22,11 @@ function npmDependenciesAreCurrent() {
 if (npmDependenciesAreCurrent()) {
   log('npm dependencies: up to date');
 } else {
-  log('npm dependencies: installing (npm ci)');
-  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  // `npm install`, not `npm ci`: npm 11 rejects this lock file in `ci` because the registry these
+  // machines reach lacks some of biome's optional per-platform packages; `install` still installs
+  // exactly the locked versions.
+  log('npm dependencies: installing (npm install from package-lock.json)');
+  const result = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
