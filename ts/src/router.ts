@@ -14,6 +14,19 @@ export interface RouterOptions extends EngineOptions {
    * are never cached. `false` gives engine-only behaviour (the benchmarks report both).
    */
   staticMap?: boolean;
+  /**
+   * Called when a new route can never be chosen for some method because an earlier one matches every
+   * path it matches (SPEC §3.2). Default: a process warning (`ARBOR_ROUTE_SHADOWED`) naming both.
+   */
+  onShadowed?: (route: RouteInfo, by: RouteInfo) => void;
+}
+
+function warnShadowed(route: RouteInfo, by: RouteInfo): void {
+  process.emitWarning(
+    `${route.methods.join(',')} ${route.pattern} can never match: the earlier route ${by.pattern} ` +
+      'matches every path it matches (definition order)',
+    { code: 'ARBOR_ROUTE_SHADOWED' },
+  );
 }
 
 /** A successful lookup. `params` holds percent-decoded values; `captures` the regex block's groups. */
@@ -59,9 +72,17 @@ export class Router<T> {
   #pendingStatics: RouteInfo[] = [];
   /** Params builders by parameter-name list: generating code per route would dominate registration. */
   readonly #builders = new Map<string, ParamsBuilder>();
+  readonly #onShadowed: (route: RouteInfo, by: RouteInfo) => void;
 
   constructor(options: RouterOptions = {}) {
-    const { engine = createWasmEngine, staticMap = true, snapshot, ...engineOptions } = options;
+    const {
+      engine = createWasmEngine,
+      staticMap = true,
+      snapshot,
+      onShadowed = warnShadowed,
+      ...engineOptions
+    } = options;
+    this.#onShadowed = onShadowed;
     this.#engine = snapshot === undefined ? engine(engineOptions) : createWasmEngineFromSnapshot(snapshot);
     this.#statics = staticMap ? new Map() : null;
   }
@@ -92,6 +113,8 @@ export class Router<T> {
     const info = this.#engine.route(id);
     if (info === undefined) throw new Error(`the engine did not report route ${id}`);
     this.#remember(info, value);
+    const by = info.shadowedBy === null ? undefined : this.#engine.route(info.shadowedBy);
+    if (by !== undefined) this.#onShadowed(info, by);
     return info;
   }
 

@@ -80,6 +80,8 @@ export class Application extends Registrar {
       ...(engine === undefined ? {} : { engine }),
       ...(order === undefined ? {} : { order }),
       trailingSlash: trailingSlash === true,
+      // The application warns itself, through its logger and with the file:line of both routes.
+      onShadowed: () => {},
     };
     // The route cache (docs/CLI.md): with a cache file, registration is recorded and compiled on first use.
     // A custom engine cannot load snapshots, so it always compiles eagerly.

@@ -1,0 +1,97 @@
+// The standalone Router's own behaviour (the matching rules themselves are the conformance tables').
+import { describe, expect, it } from 'vitest';
+import type { RouteInfo } from '../../ts/src/engine/engine.js';
+import { Router } from '../../ts/src/router.js';
+
+const table: [string, string][] = [
+  ['GET', '/users'],
+  ['GET', '/users/:id<int>'],
+  ['POST', '/users'],
+  ['GET', '/files/*'],
+  ['GET', '/café'],
+  ['GET', '/search/:q/:page?'],
+];
+const requests: [string, string][] = [
+  ['GET', '/users'],
+  ['GET', '/users/'],
+  ['POST', '/users'],
+  ['PUT', '/users'],
+  ['GET', '/users/42'],
+  ['GET', '/users/x'],
+  ['GET', '/users?sort=asc'],
+  ['GET', '/files/a/b.txt'],
+  ['GET', '/caf%C3%A9'],
+  ['GET', '/café'],
+  ['GET', '/search/arbor'],
+  ['GET', '/search/arbor/2'],
+  ['GET', '/search/a%20b'],
+  ['GET', '/search/%zz'],
+];
+
+function build(options: ConstructorParameters<typeof Router<number>>[0] = {}): Router<number> {
+  const router = new Router<number>(options);
+  table.forEach(([method, pattern], i) => {
+    router.add(method, pattern, i);
+  });
+  return router;
+}
+
+describe('Router', () => {
+  it('answers every request the same with and without the static map in front of the engine', () => {
+    const withMap = build();
+    const engineOnly = build({ staticMap: false });
+    for (const [method, path] of requests) {
+      expect(withMap.find(method, path), `${method} ${path}`).toEqual(engineOnly.find(method, path));
+      expect(withMap.lookup(method, path)).toBe(engineOnly.lookup(method, path));
+    }
+  });
+
+  it('serves static routes from the map with frozen, shared results', () => {
+    const router = build();
+    const first = router.find('GET', '/users');
+    expect(first?.value).toBe(0);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(router.find('GET', '/users')).toBe(first);
+  });
+
+  it('decodes values, reports malformed escapes, leaves optional parameters out', () => {
+    const router = build();
+    expect(router.find('GET', '/search/a%20b')).toMatchObject({ params: { q: 'a b' }, malformed: false });
+    expect(router.find('GET', '/search/%zz')).toMatchObject({ params: { q: '%zz' }, malformed: true });
+    expect(router.find('GET', '/search/arbor')?.params).toEqual({ q: 'arbor' });
+    expect(router.find('GET', '/search/arbor/2')?.params).toEqual({ q: 'arbor', page: '2' });
+  });
+
+  it('rebuilds from a snapshot with values attached by id and gives the same answers', () => {
+    const original = build();
+    const restored = new Router<number>({ snapshot: original.snapshot() });
+    original.routes().forEach((info) => {
+      restored.attach(info.id, info.id);
+    });
+    expect(restored.routes()).toEqual(original.routes());
+    for (const [method, path] of requests)
+      expect(restored.find(method, path)).toEqual(original.find(method, path));
+  });
+
+  it('refuses corrupt snapshot bytes with a RouteError', () => {
+    const bytes = build().snapshot().slice(0, 40);
+    expect(() => new Router({ snapshot: bytes })).toThrow(
+      expect.objectContaining({ code: 'SNAPSHOT_INVALID' }),
+    );
+  });
+
+  it('reports a shadowed route through onShadowed, naming both', () => {
+    const seen: [string, string][] = [];
+    const router = new Router<number>({
+      onShadowed: (route: RouteInfo, by: RouteInfo) => seen.push([route.pattern, by.pattern]),
+    });
+    router.add('GET', '/repos/:owner/:repo/:format/:ref', 0);
+    const info = router.add('GET', '/repos/:owner/:repo/commits/:ref', 1);
+    expect(info.shadowedBy).toBe(0);
+    expect(seen).toEqual([['/repos/:owner/:repo/commits/:ref', '/repos/:owner/:repo/:format/:ref']]);
+  });
+
+  it('lists allowed methods for 405 and OPTIONS', () => {
+    expect(build().allowedMethods('/users').sort()).toEqual(['GET', 'POST']);
+  });
+});
