@@ -4,6 +4,7 @@
 //   test        every gate: cargo fmt, clippy, cargo test, tsc, biome, vitest (unit + end-to-end)
 //   bench       router benchmarks on Node 24 and the machine's Node 20, then the report
 //   bench:http  HTTP benchmarks against the usual frameworks
+//   bench:startup  10,000-route start-up with and without the route cache
 //   bench:soak  load + soak + graceful shutdown under load against the reference server
 import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -103,7 +104,24 @@ function benchSoak(extraArgs) {
   );
 }
 
-const tasks = { build, start, test, bench, 'bench:http': benchHttp, 'bench:soak': benchSoak };
+function benchStartup(extraArgs) {
+  build();
+  run(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'benches', 'startup', 'run.ts'), ...extraArgs],
+    inRoot,
+  );
+}
+
+const tasks = {
+  build,
+  start,
+  test,
+  bench,
+  'bench:http': benchHttp,
+  'bench:soak': benchSoak,
+  'bench:startup': benchStartup,
+};
 const [, , name = 'test', ...rest] = process.argv;
 const task = tasks[name];
 if (!task) {
