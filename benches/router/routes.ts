@@ -4,9 +4,10 @@
  * lets the verifier compute the expected answer once, independently of any router under test.
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-/** Where the standard data sets live (override with ROUTER_BENCH_DATA). */
-export const DATA_DIR = process.env.ROUTER_BENCH_DATA ?? '/work/shared/router-bench-data';
+/** The standard data sets, copied from their public sources into benches/data (override with ROUTER_BENCH_DATA). */
+export const DATA_DIR = process.env.ROUTER_BENCH_DATA ?? fileURLToPath(new URL('../data', import.meta.url));
 
 export type Piece =
   | { kind: 'static'; text: string }

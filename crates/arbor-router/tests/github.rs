@@ -11,7 +11,7 @@
 
 use arbor_router::{Lookup, Order, Router, RouterOptions, Spans};
 
-const DATA: &str = include_str!("../../../../shared/router-bench-data/medley-github-api.json");
+const DATA: &str = include_str!("../../../benches/data/medley-github-api.json");
 
 struct Route {
     method: String,
