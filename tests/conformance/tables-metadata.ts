@@ -58,7 +58,8 @@ export const metadataTables: MetadataTable[] = [
       },
       {
         pattern: '/r/{^(?P<year>\\d{4})/(\\d+)$}',
-        params: [{ name: 'year', kind: 'regex-group', shortcut: null, regex: '\\d{4}', optional: false }],
+        // A named group's `regex` is null (decided: it is part of the block, not a constraint of its own).
+        params: [{ name: 'year', kind: 'regex-group', shortcut: null, regex: null, optional: false }],
         captures: 2,
       },
       { pattern: '/v/:v<^v\\d+$>', params: [param('v', null, 'v\\d+')] },
@@ -109,6 +110,8 @@ export const metadataTables: MetadataTable[] = [
       '/filesx.:y',
       '/:x.:y',
       '/:a.png',
+      '/:p.:q/*',
+      '/:p.:q/a',
     ],
     expect: [
       { pattern: '/repos/:owner/:repo/:archive_format/:ref', shadowedBy: null },
@@ -120,11 +123,15 @@ export const metadataTables: MetadataTable[] = [
       { pattern: '/d/:y<int>', shadowedBy: '/d/:x' },
       { pattern: '/d/:p.:q', shadowedBy: '/d/:x' },
       { pattern: '/e', shadowedBy: null },
-      { pattern: '/g/:b?', shadowedBy: null },
+      // Decided: `/g/:b?` is partly shadowed (its variant `/g/:b` is identical to `/g/:a`, which keeps
+      // `/g/x`): reported, as every route that can lose a path to an earlier one (SPEC 3.2 warns).
+      { pattern: '/g/:b?', shadowedBy: '/g/:a' },
       { pattern: '/h/:b<int>', shadowedBy: null },
       { pattern: '/files/:x', shadowedBy: '/files*' },
       { pattern: '/filesx.:y', shadowedBy: '/files*' },
       { pattern: '/:a.png', shadowedBy: null },
+      // Identical segments of several pieces contain each other.
+      { pattern: '/:p.:q/a', shadowedBy: '/:p.:q/*' },
     ],
   },
   {

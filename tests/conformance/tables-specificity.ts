@@ -1,8 +1,9 @@
 /**
- * SPEC §3.2: `order: 'specificity'`. Along the path, the kind of piece that consumes each character is
- * compared (static < constrained < unconstrained < wildcard or regex block); the first difference
- * decides; among equals, definition order. Each table lists the generic route first, so definition
- * order would choose differently (the contrast table shows it).
+ * SPEC §3.2: `order: 'specificity'`, as decided by the lead (the first wording of §3.2): at each point of
+ * the path static text is tried before a constrained parameter, before an unconstrained one, before a
+ * wildcard or regex block; among equals, definition order; with backtracking; the first match wins (the
+ * full rule is in ts/src/engine/reference/specificity.ts). Each table lists the generic route first, so
+ * definition order would choose differently (the contrast table shows it).
  */
 import type { MatchTable } from './harness.js';
 
@@ -100,12 +101,17 @@ export const specificityTables: MatchTable[] = [
     ],
   },
   {
-    name: 'specificity: equal kinds do not decide, the next difference does',
-    spec: '§3.2 "the first difference decides"',
+    // Decided by the lead: the FIRST wording of SPEC §3.2 ("at each point of the path, static text is
+    // tried before a constrained parameter, before an unconstrained one, before a wildcard; among equals,
+    // definition order; with backtracking"), i.e. a depth-first walk where the first match wins. Two
+    // constrained parameters at the same point are equals: the earlier-defined branch is tried first
+    // and its match is final, even if the other would differ later (`/a/` static vs `*`).
+    name: 'specificity: among equal kinds at a point, the earlier branch is tried first and wins',
+    spec: '§3.2 first wording (lead decision: depth-first, first match wins)',
     options: specificity,
     routes: ['/k/:a<slug>/*', '/k/:b<int>/a/'],
     cases: [
-      { path: '/k/1/a/', expect: { route: '/k/:b<int>/a/', params: { b: '1' } } },
+      { path: '/k/1/a/', expect: { route: '/k/:a<slug>/*', params: { a: '1', '*': 'a/' } } },
       { path: '/k/1/b/', expect: { route: '/k/:a<slug>/*', params: { a: '1', '*': 'b/' } } },
     ],
   },

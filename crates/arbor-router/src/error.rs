@@ -58,12 +58,16 @@ pub enum InsertError {
         /// Byte offset of the optional parameter.
         position: usize,
     },
-    /// Two parameters with the same name in one route: `/:id/:id`.
+    /// Two parameters with the same name in one route: `/:id/:id`, or a named group of a regex
+    /// block reusing a parameter's name (`/y/:year/{^(?P<year>\d+)$}`).
     DuplicateParam {
         /// The pattern as written.
         pattern: String,
         /// The repeated name.
         name: String,
+        /// Byte offset of the second occurrence: its `:` or `{`, or the `{` of the regex block
+        /// whose named group repeats the name.
+        position: usize,
     },
     /// More than [`MAX_VALUES`](crate::MAX_VALUES) parameters plus regex capture groups in one route.
     TooManyParams {
@@ -119,7 +123,8 @@ impl InsertError {
         match self {
             Self::InvalidPattern { position, .. }
             | Self::InvalidConstraint { position, .. }
-            | Self::OptionalNotLast { position, .. } => Some(*position),
+            | Self::OptionalNotLast { position, .. }
+            | Self::DuplicateParam { position, .. } => Some(*position),
             _ => None,
         }
     }
@@ -142,9 +147,10 @@ impl fmt::Display for InsertError {
                 f,
                 "invalid optional parameter in pattern {pattern:?} at byte {position}: an optional parameter must be the whole last segment (`/search/:q/:page?`)"
             ),
-            Self::DuplicateParam { pattern, name } => {
-                write!(f, "duplicate parameter name {name:?} in pattern {pattern:?}")
-            }
+            Self::DuplicateParam { pattern, name, position } => write!(
+                f,
+                "duplicate parameter name {name:?} in pattern {pattern:?} at byte {position}"
+            ),
             Self::TooManyParams { pattern, count } => write!(
                 f,
                 "too many parameters in pattern {pattern:?}: {count} (parameters plus capture groups), the limit is {}",

@@ -24,6 +24,7 @@
 mod constraint;
 mod encode;
 mod error;
+mod index;
 mod lookup;
 mod metadata;
 mod pattern;
@@ -31,6 +32,7 @@ mod route;
 mod router;
 mod shadow;
 mod snapshot;
+mod statics;
 mod tree;
 
 pub use encode::decode_param;
@@ -53,8 +55,24 @@ pub enum Order {
     /// The first defined route that matches (the default; Laravel, Express, hono).
     #[default]
     Definition,
-    /// At each point static text, then a constrained parameter, then an unconstrained one, then a
-    /// wildcard or regex block; among equals, definition order (find-my-way, rou3).
+    /// At each point of the path static text is tried before a constrained parameter, before an
+    /// unconstrained one, before a wildcard or regex block; among equals, definition order; with
+    /// backtracking; the first match in that order wins (find-my-way, rou3). Exactly:
+    ///
+    /// A route is a sequence of steps: one per byte of static text, one per dynamic piece (a
+    /// parameter ending its segment; a *segment tail*, i.e. a parameter followed by more text or
+    /// parameters up to the next `/`, such as `:a.:b` or `{id}x`; a wildcard; a regex block). Of two
+    /// routes matching a path, at their first differing step:
+    /// 1. the one with no step left wins (it ends there; the other continues with empty pieces);
+    /// 2. static text beats a dynamic piece;
+    /// 3. dynamic pieces rank: segment tail starting with a constrained parameter, constrained
+    ///    parameter, segment tail starting with an unconstrained parameter, unconstrained
+    ///    parameter, wildcard or regex block;
+    /// 4. equal ranks: the piece under which the earliest route (of that method) was defined wins.
+    ///
+    /// Identical steps: the earlier route. The tree walk does this depth first (statics, then dynamic
+    /// children sorted by rank and smallest route id below them); the TypeScript reference engine
+    /// implements the same rule as a comparison (`ts/src/engine/reference/specificity.ts`).
     Specificity,
 }
 
@@ -123,6 +141,8 @@ pub enum Lookup {
 #[derive(Debug, Default)]
 pub struct Spans {
     values: Vec<u32>,
+    /// The values pushed along the tree path during a walk.
+    stack: Vec<u32>,
     /// Capture slots of segment and block regexes, per matcher id of the router `owner`.
     locs: Vec<Option<CaptureLocations>>,
     owner: u64,
@@ -135,6 +155,7 @@ impl Spans {
     pub fn new() -> Spans {
         Spans {
             values: Vec::with_capacity(2 * MAX_VALUES),
+            stack: Vec::with_capacity(2 * MAX_VALUES),
             ..Spans::default()
         }
     }

@@ -6,7 +6,8 @@
 //! same walk with children in specificity order, stopping at the first match. Each node is entered
 //! at exactly one path position (static text, a segment and a segment regex each consume a fixed
 //! amount), so the walk visits each node at most once: cost depends on the path and the tree shape,
-//! never on a scan over routes. Nothing is allocated: values live in fixed arrays on the stack.
+//! never on a scan over routes. Static routes are not in this tree: `statics` answers them before
+//! the walk. Nothing is allocated: values go to the caller's reusable `Spans` buffers.
 
 use regex::bytes::CaptureLocations;
 
@@ -21,8 +22,9 @@ pub(crate) struct Walk<'a> {
     pub(crate) best_node: u32,
     /// In specificity order the first match wins: the best rank drops to 0 so everything else prunes.
     first_wins: bool,
-    depth: usize,
-    values: [(u32, u32); MAX_VALUES],
+    /// The values pushed along the current tree path, `(start, end)` flattened (the caller's
+    /// reusable buffer: nothing to initialise per lookup, nothing allocated after warm-up).
+    stack: &'a mut Vec<u32>,
     /// The caller's spans: rewritten on each better match (rare: usually once).
     out: &'a mut Vec<u32>,
     locs: &'a mut Vec<Option<CaptureLocations>>,
@@ -32,36 +34,45 @@ impl<'a> Walk<'a> {
     pub(crate) fn new(
         path: &'a [u8],
         first_wins: bool,
+        stack: &'a mut Vec<u32>,
         out: &'a mut Vec<u32>,
         locs: &'a mut Vec<Option<CaptureLocations>>,
     ) -> Self {
+        stack.clear();
         Walk {
             path,
             best_rank: NONE,
             best_node: NONE,
             first_wins,
-            depth: 0,
-            values: [(0, 0); MAX_VALUES],
+            stack,
             out,
             locs,
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, start: usize, end: usize) -> bool {
-        match self.values.get_mut(self.depth) {
-            Some(slot) => {
-                *slot = (start as u32, end as u32);
-                self.depth += 1;
-                true
-            }
-            None => false,
+        if self.stack.len() >= 2 * MAX_VALUES {
+            return false;
         }
+        self.stack.extend_from_slice(&[start as u32, end as u32]);
+        true
+    }
+
+    /// How many values are pushed (to come back to after a branch).
+    #[inline(always)]
+    fn depth(&self) -> usize {
+        self.stack.len()
+    }
+
+    #[inline(always)]
+    fn backtrack(&mut self, depth: usize) {
+        self.stack.truncate(depth);
     }
 }
 
 #[inline(always)]
-fn load8(bytes: &[u8], at: usize) -> u64 {
+pub(crate) fn load8(bytes: &[u8], at: usize) -> u64 {
     match bytes.get(at..at + 8) {
         Some(b) => u64::from_le_bytes(<[u8; 8]>::try_from(b).unwrap_or([0; 8])),
         None => 0,
@@ -69,7 +80,7 @@ fn load8(bytes: &[u8], at: usize) -> u64 {
 }
 
 #[inline(always)]
-fn load4(bytes: &[u8], at: usize) -> u32 {
+pub(crate) fn load4(bytes: &[u8], at: usize) -> u32 {
     match bytes.get(at..at + 4) {
         Some(b) => u32::from_le_bytes(<[u8; 4]>::try_from(b).unwrap_or([0; 4])),
         None => 0,
@@ -79,7 +90,7 @@ fn load4(bytes: &[u8], at: usize) -> u32 {
 /// Whether `label` occurs in `path` at `pos`. Compares 8 bytes at a time, the last word overlapping
 /// the previous one, so no call to `memcmp` (which costs more than the compare for short labels).
 #[inline]
-fn label_at(path: &[u8], pos: usize, label: &[u8]) -> bool {
+pub(crate) fn label_at(path: &[u8], pos: usize, label: &[u8]) -> bool {
     let n = label.len();
     let Some(window) = path.get(pos..pos + n) else {
         return false;
@@ -101,7 +112,7 @@ fn label_at(path: &[u8], pos: usize, label: &[u8]) -> bool {
 }
 
 const LO: u64 = 0x0101_0101_0101_0101;
-const HI: u64 = 0x8080_8080_8080_8080;
+pub(crate) const HI: u64 = 0x8080_8080_8080_8080;
 
 /// Non-zero where a byte of `w` equals `b` (the lowest such byte is exact).
 #[inline(always)]
@@ -165,41 +176,6 @@ fn push_groups(
         *slot = Some(locs);
     }
     ok
-}
-
-/// Cuts the path at `?` or `#` (not part of matching); `None` when a non-ASCII byte comes first.
-/// Scans 8 bytes at a time: most paths have neither.
-#[inline]
-pub(crate) fn effective_len(path: &[u8]) -> Option<usize> {
-    let suspicious = |w: u64| (w & HI) | has_byte(w, b'?') | has_byte(w, b'#') != 0;
-    let mut base = 0;
-    while base + 8 <= path.len() {
-        if suspicious(load8(path, base)) {
-            return exact_len(path, base);
-        }
-        base += 8;
-    }
-    // The tail: one overlapping window when the path is long enough, else byte by byte.
-    if path.len() >= 8 && base < path.len() {
-        if !suspicious(load8(path, path.len() - 8)) {
-            return Some(path.len());
-        }
-        return exact_len(path, path.len() - 8);
-    }
-    exact_len(path, base)
-}
-
-/// Byte-by-byte end of `effective_len` from `from` (only reached near a suspicious byte).
-fn exact_len(path: &[u8], from: usize) -> Option<usize> {
-    for (i, &b) in path.iter().enumerate().skip(from) {
-        if b == b'?' || b == b'#' {
-            return Some(i);
-        }
-        if b >= 0x80 {
-            return None;
-        }
-    }
-    Some(path.len())
 }
 
 impl Flat {
@@ -277,9 +253,9 @@ impl Flat {
                 }
             }
             if let Some((child_idx, child_pos)) = next {
-                let depth = walk.depth;
+                let depth = walk.depth();
                 self.visit(matchers, walk, child_idx, child_pos);
-                walk.depth = depth;
+                walk.backtrack(depth);
             }
             match self.visit_dynamics(matchers, walk, node, pos) {
                 Some((child_idx, child_pos)) => {
@@ -315,7 +291,7 @@ impl Flat {
                 // in specificity order the best rank is 0 once anything matched.
                 return None;
             }
-            let depth = walk.depth;
+            let depth = walk.depth();
             if child.kind == KIND_SEGMENT {
                 if seg_end == usize::MAX {
                     seg_end = segment_end(path, pos);
@@ -325,7 +301,7 @@ impl Flat {
                         return Some((child_idx, seg_end));
                     }
                     self.visit(matchers, walk, child_idx, seg_end);
-                    walk.depth = depth;
+                    walk.backtrack(depth);
                 }
                 continue;
             }
@@ -363,7 +339,7 @@ impl Flat {
                             groups.iter().map(|&g| g as usize),
                         )
                     {
-                        walk.depth = depth;
+                        walk.backtrack(depth);
                         continue;
                     }
                     end
@@ -376,7 +352,7 @@ impl Flat {
                 }
                 Some(Matcher::Block { regex, captures }) => {
                     if !push_groups(walk, child.matcher, regex, pos, path.len(), 1..=*captures) {
-                        walk.depth = depth;
+                        walk.backtrack(depth);
                         continue;
                     }
                     path.len()
@@ -387,7 +363,7 @@ impl Flat {
                 return Some((child_idx, next));
             }
             self.visit(matchers, walk, child_idx, next);
-            walk.depth = depth;
+            walk.backtrack(depth);
         }
         None
     }
@@ -419,16 +395,12 @@ impl Flat {
             .unwrap_or_default();
         walk.out.clear();
         for &slot in layout {
-            let (s, e) = if slot == ABSENT {
-                (NONE, NONE)
-            } else {
-                walk.values
-                    .get(slot as usize)
-                    .copied()
-                    .unwrap_or((NONE, NONE))
+            let at = 2 * slot as usize;
+            let pair = match walk.stack.get(at..at + 2) {
+                Some(&[s, e]) if slot != ABSENT => [s, e],
+                _ => [NONE, NONE],
             };
-            walk.out.push(s);
-            walk.out.push(e);
+            walk.out.extend_from_slice(&pair);
         }
     }
 }

@@ -19,13 +19,14 @@ pub enum ParamKind {
 }
 
 impl ParamKind {
-    /// The JSON spelling: `"param"`, `"optional"`, `"wildcard"`, `"regexGroup"`.
+    /// The JSON spelling: `"param"`, `"optional"`, `"wildcard"`, `"regex-group"` (as the engine
+    /// interface in `ts/src/engine/engine.ts` spells them).
     pub fn as_str(self) -> &'static str {
         match self {
             ParamKind::Param => "param",
             ParamKind::Optional => "optional",
             ParamKind::Wildcard => "wildcard",
-            ParamKind::RegexGroup => "regexGroup",
+            ParamKind::RegexGroup => "regex-group",
         }
     }
 }

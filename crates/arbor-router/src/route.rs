@@ -114,6 +114,24 @@ pub(crate) struct Variant {
     pub(crate) atoms: Vec<Atom>,
 }
 
+impl Variant {
+    /// Identity of the variant's steps: equal for two variants that reach the same leaf of the tree
+    /// (same static text, same matchers; parameter names and spellings such as `int` / `\d+` aside).
+    pub(crate) fn key(&self) -> Vec<u8> {
+        let mut key = Vec::new();
+        for step in &self.steps {
+            let (tag, bytes) = match step {
+                Step::Lit(text) => (b'l', text.clone()),
+                Step::Dyn(spec, _) => (b'd', spec.key().into_bytes()),
+            };
+            key.push(tag);
+            key.extend_from_slice(&u32::try_from(bytes.len()).unwrap_or(u32::MAX).to_le_bytes());
+            key.extend_from_slice(&bytes);
+        }
+        key
+    }
+}
+
 /// Everything `insert` needs from one pattern.
 #[derive(Debug, Clone)]
 pub(crate) struct Draft {
@@ -122,6 +140,17 @@ pub(crate) struct Draft {
     pub(crate) captures: u32,
     pub(crate) is_static: bool,
     pub(crate) variants: Vec<Variant>,
+}
+
+impl Draft {
+    /// Identity of the whole pattern for SPEC §3 rule 4: two routes with the same key for a shared
+    /// method conflict. The full variant plus whether the last parameter is optional (`/f/:a?` and
+    /// `/f/:b` share a variant but are different patterns: not a conflict, a shadow).
+    pub(crate) fn shape_key(&self) -> Vec<u8> {
+        let mut key = self.variants.last().map(Variant::key).unwrap_or_default();
+        key.push(u8::from(self.variants.len() > 1));
+        key
+    }
 }
 
 fn constraint_error(pattern: &str, position: usize, message: String) -> InsertError {
@@ -182,6 +211,8 @@ fn push_lit(steps: &mut Vec<Step>, bytes: &[u8]) {
 pub(crate) fn draft(pattern: &str, pieces: &[Piece]) -> Result<Draft, InsertError> {
     let mut steps: Vec<Step> = Vec::new();
     let mut params: Vec<ParamInfo> = Vec::new();
+    // Byte position of each parameter in the pattern, for `DuplicateParam`.
+    let mut positions: Vec<usize> = Vec::new();
     let mut template = String::new();
     let mut captures = 0u32;
     let mut block_layout: Vec<u8> = Vec::new();
@@ -209,6 +240,7 @@ pub(crate) fn draft(pattern: &str, pieces: &[Piece]) -> Result<Draft, InsertErro
                     steps.push(Step::Dyn(spec, Matcher::Segment(check)));
                     template.push_str(&format!("{{{}}}", p.name));
                     params.push(param_info(p));
+                    positions.push(p.position);
                     slots += 1;
                     i += 1;
                     continue;
@@ -232,6 +264,7 @@ pub(crate) fn draft(pattern: &str, pieces: &[Piece]) -> Result<Draft, InsertErro
                             next_group += 1 + u32::try_from(groups_inside).unwrap_or(u32::MAX - 1);
                             template.push_str(&format!("{{{}}}", q.name));
                             params.push(param_info(q));
+                            positions.push(q.position);
                             slots += 1;
                             i += 1;
                         }
@@ -271,7 +304,8 @@ pub(crate) fn draft(pattern: &str, pieces: &[Piece]) -> Result<Draft, InsertErro
                     push_lit(&mut steps, &rest);
                 }
             }
-            Piece::Wildcard { .. } => {
+            Piece::Wildcard { position } => {
+                positions.push(*position);
                 steps.push(Step::Dyn(MatcherSpec::Wildcard, Matcher::Wildcard));
                 template.push_str("{*}");
                 params.push(ParamInfo {
@@ -299,6 +333,7 @@ pub(crate) fn draft(pattern: &str, pieces: &[Piece]) -> Result<Draft, InsertErro
                             regex: None,
                             optional: false,
                         });
+                        positions.push(*position);
                         block_layout.push(slot);
                     }
                 }
@@ -332,6 +367,7 @@ pub(crate) fn draft(pattern: &str, pieces: &[Piece]) -> Result<Draft, InsertErro
             return Err(InsertError::DuplicateParam {
                 pattern: pattern.to_owned(),
                 name: p.name.clone(),
+                position: positions.get(k).copied().unwrap_or(0),
             });
         }
     }

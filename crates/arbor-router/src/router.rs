@@ -6,10 +6,11 @@ use std::sync::OnceLock;
 
 use crate::encode::encode_non_ascii;
 use crate::error::InsertError;
-use crate::lookup::{effective_len, Walk};
+use crate::index::Index;
+use crate::lookup::Walk;
 use crate::metadata::{routes_to_json, RouteInfo};
-use crate::route::{self, Atom, Matcher, MatcherSpec, Step};
-use crate::shadow::Shapes;
+use crate::route::{self, Matcher, MatcherSpec, Step};
+use crate::statics;
 use crate::tree::{self, Flat, Leaf, Tree, NONE};
 use crate::{pattern, Inserted, Lookup, Order, RouteId, RouterOptions, Spans};
 
@@ -38,9 +39,9 @@ pub struct Router {
     pub(crate) uid: u64,
     pub(crate) methods: Vec<String>,
     pub(crate) routes: Vec<RouteInfo>,
-    /// Per route, per variant: the shape for the shadowing check. Rebuilt from the patterns on the
-    /// first insert after a snapshot load (`None` until then).
-    pub(crate) shapes: Option<Shapes>,
+    /// Conflict and shadowing index of the registered routes. Rebuilt from the patterns on the first
+    /// insert after a snapshot load (`None` until then).
+    pub(crate) index: Option<Index>,
     pub(crate) specs: Vec<MatcherSpec>,
     pub(crate) matchers: Vec<Matcher>,
     pub(crate) matcher_ids: HashMap<String, u32>,
@@ -56,7 +57,7 @@ impl Clone for Router {
             uid: next_uid(),
             methods: self.methods.clone(),
             routes: self.routes.clone(),
-            shapes: self.shapes.clone(),
+            index: self.index.clone(),
             specs: self.specs.clone(),
             matchers: self.matchers.clone(),
             matcher_ids: self.matcher_ids.clone(),
@@ -80,7 +81,7 @@ impl Router {
             uid: next_uid(),
             methods: Vec::new(),
             routes: Vec::new(),
-            shapes: Some(Shapes::default()),
+            index: Some(Index::default()),
             specs: Vec::new(),
             matchers: Vec::new(),
             matcher_ids: HashMap::new(),
@@ -145,33 +146,39 @@ impl Router {
             })?;
 
         // Conflicts first, so a refused route leaves the router untouched.
-        for &m in &wanted {
-            let Some(method) = self.methods.iter().position(|x| x == m) else {
+        self.ensure_index();
+        let existing: Vec<(&str, u32)> = wanted
+            .iter()
+            .filter_map(|&m| Some((m, self.method_id(m)?)))
+            .collect();
+        let index = self.index.as_ref();
+        for &(m, method) in &existing {
+            let Some(with) = index.and_then(|i| i.conflict(method, &draft)) else {
                 continue;
             };
-            for variant in &draft.variants {
-                let ids = self.existing_ids(&variant.steps);
-                let Some(keys) = tree::keys(&variant.steps, &ids) else {
-                    continue;
-                };
-                if let Some(leaf) = self.tree.find_leaf(method as u32, &keys) {
-                    let with_pattern = self
-                        .routes
-                        .get(leaf.route as usize)
-                        .map(|r| r.pattern.clone())
-                        .unwrap_or_default();
-                    return Err(InsertError::Conflict {
-                        pattern: pattern.to_owned(),
-                        method: m.to_owned(),
-                        with: leaf.route,
-                        with_pattern,
-                    });
-                }
-            }
+            let with_pattern = self
+                .routes
+                .get(with as usize)
+                .map(|r| r.pattern.clone())
+                .unwrap_or_default();
+            return Err(InsertError::Conflict {
+                pattern: pattern.to_owned(),
+                method: m.to_owned(),
+                with,
+                with_pattern,
+            });
         }
 
+        // Shadowed (SPEC 3.2): an earlier dynamic route contains this one, or has an identical
+        // variant (`/f/:a?` then `/f/:b`, `/g/:a` then `/g/:b?`): the earlier keeps that leaf, so
+        // this route is at least partly unreachable. A warning, never an error.
         let shadowed_by = if self.options.order == Order::Definition && !draft.is_static {
-            self.find_shadow(&wanted, &draft.variants)
+            let identical = existing
+                .iter()
+                .filter_map(|&(_, method)| index.and_then(|i| i.same_variant(method, &draft)))
+                .min();
+            let contained = self.find_shadow(&wanted, &draft.variants);
+            identical.into_iter().chain(contained).min()
         } else {
             None
         };
@@ -198,10 +205,9 @@ impl Router {
                 }
             }
         }
-        if let Some(shapes) = self.shapes.as_mut() {
-            if !draft.is_static {
-                shapes.add(id, draft.variants.iter().map(|v| v.atoms.clone()).collect());
-            }
+        let method_ids: Vec<u32> = wanted.iter().filter_map(|m| self.method_id(m)).collect();
+        if let Some(index) = self.index.as_mut() {
+            index.add(id, &method_ids, &draft);
         }
         self.routes.push(RouteInfo {
             id,
@@ -216,18 +222,6 @@ impl Router {
         });
         self.flat = OnceLock::new();
         Ok(Inserted { id, shadowed_by })
-    }
-
-    /// Matcher ids of the dynamic steps that already exist (a step with a new matcher cannot
-    /// conflict with anything).
-    fn existing_ids(&self, steps: &[Step]) -> Vec<Option<u32>> {
-        steps
-            .iter()
-            .map(|s| match s {
-                Step::Lit(_) => Some(0),
-                Step::Dyn(spec, _) => self.matcher_ids.get(&spec.key()).copied(),
-            })
-            .collect()
     }
 
     fn intern_method(&mut self, method: &str) -> u32 {
@@ -255,17 +249,31 @@ impl Router {
         id
     }
 
-    /// The earliest dynamic route sharing a method that contains every variant of the new route.
-    fn find_shadow(&mut self, methods: &[&str], variants: &[route::Variant]) -> Option<RouteId> {
-        if self.shapes.is_none() {
-            let mut shapes = Shapes::default();
-            for r in self.routes.iter().filter(|r| !r.is_static) {
-                shapes.add(r.id, shapes_of(&r.pattern));
-            }
-            self.shapes = Some(shapes);
+    /// Builds the conflict and shadowing index from the registered patterns when it is missing
+    /// (after a snapshot load). A pattern that no longer parses, which a valid snapshot cannot hold,
+    /// is left out (it then conflicts with and shadows nothing).
+    fn ensure_index(&mut self) {
+        if self.index.is_some() {
+            return;
         }
+        let mut index = Index::default();
+        for r in &self.routes {
+            let Some(draft) = pattern::parse(&r.pattern)
+                .ok()
+                .and_then(|pieces| route::draft(&r.pattern, &pieces).ok())
+            else {
+                continue;
+            };
+            let methods: Vec<u32> = r.methods.iter().filter_map(|m| self.method_id(m)).collect();
+            index.add(r.id, &methods, &draft);
+        }
+        self.index = Some(index);
+    }
+
+    /// The earliest dynamic route sharing a method that contains every variant of the new route.
+    fn find_shadow(&self, methods: &[&str], variants: &[route::Variant]) -> Option<RouteId> {
         let routes = &self.routes;
-        self.shapes.as_ref()?.shadowing(variants, |id| {
+        self.index.as_ref()?.shapes.shadowing(variants, |id| {
             routes.get(id as usize).is_some_and(|e| {
                 !e.is_static && e.methods.iter().any(|m| methods.contains(&m.as_str()))
             })
@@ -344,16 +352,75 @@ impl Router {
     /// ```
     pub fn lookup(&self, method_id: u32, path: &[u8], spans: &mut Spans) -> Lookup {
         let flat = self.flat();
-        let Some(&root) = flat.roots.get(method_id as usize) else {
+        let Some(scanned) = statics::scan(path) else {
             return Lookup::NotFound;
         };
-        if root == NONE || path.len() >= NONE as usize {
+        let path = path.get(..scanned.len).unwrap_or_default();
+        // An exact static route is final (SPEC §3 rule 2): the common case returns here, from a
+        // small function; the walk and the trailing-slash retry are out of line.
+        if let Some(id) = flat.statics.get(method_id, path, &scanned) {
+            spans.values.clear();
+            return Lookup::Found(id);
+        }
+        self.lookup_dynamic(flat, method_id, path, spans)
+    }
+
+    /// The rest of [`Router::lookup`] after a miss in the static table: the walk, then the
+    /// trailing-slash retry (static table and walk again).
+    #[inline(never)]
+    fn lookup_dynamic(
+        &self,
+        flat: &Flat,
+        method_id: u32,
+        path: &[u8],
+        spans: &mut Spans,
+    ) -> Lookup {
+        if path.len() >= NONE as usize {
             return Lookup::NotFound;
         }
-        let Some(len) = effective_len(path) else {
+        if let Some(id) = self.walk(flat, method_id, path, spans) {
+            return Lookup::Found(id);
+        }
+        if !self.options.trailing_slash || path.len() <= 1 {
             return Lookup::NotFound;
+        }
+        let found = if let Some(shorter) = path.strip_suffix(b"/") {
+            self.exactly(flat, method_id, shorter, spans)
+        } else {
+            let mut longer = std::mem::take(&mut spans.scratch);
+            longer.clear();
+            longer.extend_from_slice(path);
+            longer.push(b'/');
+            let found = self.exactly(flat, method_id, &longer, spans);
+            spans.scratch = longer;
+            found
         };
-        let path = path.get(..len).unwrap_or_default();
+        found.map_or(Lookup::NotFound, Lookup::Found)
+    }
+
+    /// One lookup of the path as given (no retry): the static table, then the walk.
+    fn exactly(
+        &self,
+        flat: &Flat,
+        method_id: u32,
+        path: &[u8],
+        spans: &mut Spans,
+    ) -> Option<RouteId> {
+        let scanned = statics::scan(path)?;
+        if let Some(id) = flat.statics.get(method_id, path, &scanned) {
+            spans.values.clear();
+            return Some(id);
+        }
+        self.walk(flat, method_id, path, spans)
+    }
+
+    /// The walk of the dynamic routes of a method.
+    #[inline(always)]
+    fn walk(&self, flat: &Flat, method_id: u32, path: &[u8], spans: &mut Spans) -> Option<RouteId> {
+        let root = *flat.roots.get(method_id as usize)?;
+        if root == NONE {
+            return None;
+        }
         if spans.owner != self.uid {
             spans.owner = self.uid;
             spans.locs.clear();
@@ -361,29 +428,18 @@ impl Router {
         if spans.locs.len() < self.matchers.len() {
             spans.locs.resize_with(self.matchers.len(), || None);
         }
-        if let Some(id) = self.search(flat, root, path, spans) {
-            return Lookup::Found(id);
-        }
-        if !self.options.trailing_slash || path.len() <= 1 {
-            return Lookup::NotFound;
-        }
-        let found = if let Some(shorter) = path.strip_suffix(b"/") {
-            self.search(flat, root, shorter, spans)
-        } else {
-            let mut longer = std::mem::take(&mut spans.scratch);
-            longer.clear();
-            longer.extend_from_slice(path);
-            longer.push(b'/');
-            let found = self.search(flat, root, &longer, spans);
-            spans.scratch = longer;
-            found
-        };
-        found.map_or(Lookup::NotFound, Lookup::Found)
+        self.search(flat, root, path, spans)
     }
 
     fn search(&self, flat: &Flat, root: u32, path: &[u8], spans: &mut Spans) -> Option<RouteId> {
         let first_wins = self.options.order == Order::Specificity;
-        let mut walk = Walk::new(path, first_wins, &mut spans.values, &mut spans.locs);
+        let mut walk = Walk::new(
+            path,
+            first_wins,
+            &mut spans.stack,
+            &mut spans.values,
+            &mut spans.locs,
+        );
         flat.search(&self.matchers, &mut walk, root);
         let node = flat.nodes.get(walk.best_node as usize)?;
         Some(node.leaf_route)
@@ -454,14 +510,4 @@ impl Router {
         let index = usize::try_from(id).ok()?;
         self.routes.get(index..=index).map(routes_to_json)
     }
-}
-
-/// Shapes of a registered pattern (after a snapshot load); a pattern that no longer parses, which a
-/// valid snapshot cannot hold, gets no shape and so shadows nothing.
-fn shapes_of(pattern: &str) -> Vec<Vec<Atom>> {
-    pattern::parse(pattern)
-        .ok()
-        .and_then(|pieces| route::draft(pattern, &pieces).ok())
-        .map(|d| d.variants.into_iter().map(|v| v.atoms).collect())
-        .unwrap_or_default()
 }

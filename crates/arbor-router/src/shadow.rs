@@ -83,10 +83,21 @@ impl Shapes {
     }
 }
 
+/// The atoms of `atoms` from `from` to the end of that segment (the next `/` excluded).
+fn segment_rest(atoms: &[Atom], from: usize) -> &[Atom] {
+    let rest = atoms.get(from..).unwrap_or_default();
+    let end = rest
+        .iter()
+        .position(|a| matches!(a, Atom::Byte(b'/')))
+        .unwrap_or(rest.len());
+    rest.get(..end).unwrap_or_default()
+}
+
 /// Whether every path matched by `r` is matched by `e` (SPEC 3.2), decided piece by piece and
 /// conservatively: an unconstrained parameter of `e` contains any non-empty, slash-free run of `r`
-/// when it ends its segment; a constrained parameter or a block contains only an identical one; a
-/// wildcard contains any rest. Anything else is "not contained", so there are no false warnings.
+/// when it ends its segment, and an identical rest of the segment when it does not (`:p.:q`); a
+/// constrained parameter or a block contains only an identical one; a wildcard contains any rest.
+/// Anything else is "not contained", so there are no false warnings.
 pub(crate) fn contains(e: &[Atom], r: &[Atom]) -> bool {
     let (mut ei, mut ri) = (0usize, 0usize);
     loop {
@@ -105,7 +116,16 @@ pub(crate) fn contains(e: &[Atom], r: &[Atom]) -> bool {
             }
             (Some(Atom::Param(None)), Some(_)) => {
                 if !matches!(e.get(ei + 1), None | Some(Atom::Byte(b'/'))) {
-                    return false;
+                    // The parameter shares its segment with more pieces (`:p.:q`): the segments
+                    // contain each other only when the rest of them is identical.
+                    let e_rest = segment_rest(e, ei);
+                    let r_rest = segment_rest(r, ri);
+                    if e_rest != r_rest {
+                        return false;
+                    }
+                    ei += e_rest.len();
+                    ri += r_rest.len();
+                    continue;
                 }
                 let start = ri;
                 while let Some(atom) = r.get(ri) {

@@ -346,7 +346,7 @@ fn read_payload(r: &mut Reader<'_>) -> Result<Router, SnapshotError> {
         uid: next_uid(),
         methods,
         routes,
-        shapes: None,
+        index: None,
         specs,
         matchers,
         matcher_ids,

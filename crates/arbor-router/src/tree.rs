@@ -6,6 +6,7 @@
 //! keyed by their matcher id, so routes with the same parameter shape share nodes.
 
 use crate::route::Step;
+use crate::statics::Statics;
 use crate::RouteId;
 
 /// No leaf / no route.
@@ -88,38 +89,6 @@ impl Tree {
         u32::try_from(self.nodes.len() - 1).unwrap_or(NONE)
     }
 
-    /// The leaf at the end of `keys` under a method's root, without creating anything.
-    pub(crate) fn find_leaf(&self, method: u32, keys: &[Key<'_>]) -> Option<&Leaf> {
-        let mut at = *self.roots.get(method as usize)?;
-        for key in keys {
-            match key {
-                Key::Lit(mut text) => {
-                    while let Some(&first) = text.first() {
-                        let node = self.node(at)?;
-                        let child = node.statics.iter().copied().find(|&c| {
-                            self.node(c).and_then(|n| n.label.first()) == Some(&first)
-                        })?;
-                        let label = &self.node(child)?.label;
-                        if !text.starts_with(label) {
-                            return None;
-                        }
-                        text = text.get(label.len()..)?;
-                        at = child;
-                    }
-                }
-                Key::Dyn(m) => {
-                    let node = self.node(at)?;
-                    at = node
-                        .dynamics
-                        .iter()
-                        .copied()
-                        .find(|&c| self.node(c).and_then(|n| n.matcher) == Some(*m))?;
-                }
-            }
-        }
-        self.node(at)?.leaf.as_ref()
-    }
-
     /// Creates the path of `keys` under a method's root and puts `leaf` at its end (the caller has
     /// checked for conflicts).
     pub(crate) fn insert(&mut self, method: u32, keys: &[Key<'_>], leaf: Leaf) {
@@ -154,8 +123,13 @@ impl Tree {
                 }
             }
         }
+        // Two routes can reach one leaf without conflicting (`/f/:a?` and `/f/:b`; a static route
+        // and the variant of an optional one without it): the lower rank keeps it, i.e. a static
+        // route, else the earlier one (SPEC §3 rules 2 and 3).
         if let Some(node) = self.nodes.get_mut(at as usize) {
-            node.leaf = Some(leaf);
+            if node.leaf.as_ref().is_none_or(|old| leaf.rank < old.rank) {
+                node.leaf = Some(leaf);
+            }
         }
     }
 
@@ -272,8 +246,15 @@ pub(crate) struct Flat {
     pub(crate) fanout: Vec<u16>,
     pub(crate) labels: Vec<u8>,
     pub(crate) layouts: Vec<u8>,
-    /// Root node per method id (`NONE` when the method has no routes).
+    /// Root node per method id (`NONE` when the method has no dynamic routes).
     pub(crate) roots: Vec<u32>,
+    /// The static routes, looked up before the walk (their leaves are left out of `nodes`).
+    pub(crate) statics: Statics,
+}
+
+/// The leaf the flattened tree keeps: dynamic routes only (static ones are in `Flat::statics`).
+fn dynamic_leaf(node: &BNode) -> Option<&Leaf> {
+    node.leaf.as_ref().filter(|l| l.rank >= 1 << 31)
 }
 
 fn to_u32(n: usize) -> u32 {
@@ -296,7 +277,7 @@ pub(crate) fn flatten(
         let Some(node) = tree.nodes.get(idx as usize) else {
             continue;
         };
-        let mut m = node.leaf.as_ref().map_or(NONE, |l| l.rank);
+        let mut m = dynamic_leaf(node).map_or(NONE, |l| l.rank);
         for &c in node.statics.iter().chain(&node.dynamics) {
             m = m.min(min_rank.get(c as usize).copied().unwrap_or(NONE));
         }
@@ -305,23 +286,60 @@ pub(crate) fn flatten(
         }
     }
     let rank = |c: u32| min_rank.get(c as usize).copied().unwrap_or(NONE);
+    // A static node with no leaf, no dynamic child and one static child (left by static routes,
+    // which the flat tree does not hold, or by edge splits) is merged with that child: one node and
+    // one label compare instead of a chain. Returns the last node of the chain starting at `c`.
+    let chain_end = |mut c: u32| loop {
+        let Some(node) = tree.nodes.get(c as usize) else {
+            return c;
+        };
+        if node.matcher.is_some()
+            || dynamic_leaf(node).is_some()
+            || node.dynamics.iter().any(|&d| rank(d) != NONE)
+        {
+            return c;
+        }
+        let mut live = node.statics.iter().copied().filter(|&s| rank(s) != NONE);
+        match (live.next(), live.next()) {
+            (Some(only), None) => c = only,
+            _ => return c,
+        }
+    };
 
-    let mut flat = Flat::default();
+    let mut flat = Flat {
+        statics: Statics::build(tree),
+        ..Flat::default()
+    };
     // Breadth-first so that each node's children get contiguous indices.
-    let mut queue: Vec<u32> = Vec::with_capacity(tree.nodes.len());
+    // Entries are chains (first node, last node): the label is theirs end to end, the rest is the
+    // last node's.
+    let mut queue: Vec<(u32, u32)> = Vec::with_capacity(tree.nodes.len());
+    let mut label: Vec<u8> = Vec::new();
     for &root in &tree.roots {
         if rank(root) == NONE {
             flat.roots.push(NONE);
             continue;
         }
         flat.roots.push(to_u32(queue.len()));
-        queue.push(root);
+        queue.push((root, root));
         let mut head = queue.len() - 1;
-        while let Some(&old) = queue.get(head) {
+        while let Some(&(first, old)) = queue.get(head) {
             head += 1;
             let Some(node) = tree.nodes.get(old as usize) else {
                 continue;
             };
+            label.clear();
+            let mut at = first;
+            while let Some(n) = tree.nodes.get(at as usize) {
+                label.extend_from_slice(&n.label);
+                if at == old {
+                    break;
+                }
+                match n.statics.iter().copied().find(|&s| rank(s) != NONE) {
+                    Some(next) => at = next,
+                    None => break,
+                }
+            }
             let mut statics: Vec<u32> = node
                 .statics
                 .iter()
@@ -353,11 +371,12 @@ pub(crate) fn flatten(
                 None => dynamics.sort_by_key(|&c| rank(c)),
             }
             let statics_at = to_u32(queue.len());
-            queue.extend(statics.iter().chain(&dynamics));
+            queue.extend(statics.iter().map(|&c| (c, chain_end(c))));
+            queue.extend(dynamics.iter().map(|&c| (c, c)));
             let label_start = to_u32(flat.labels.len());
-            flat.labels.extend_from_slice(&node.label);
+            flat.labels.extend_from_slice(&label);
             let layout_start = to_u32(flat.layouts.len());
-            let (leaf_route, leaf_rank, layout_len) = match &node.leaf {
+            let (leaf_route, leaf_rank, layout_len) = match dynamic_leaf(node) {
                 Some(leaf) => {
                     flat.layouts.extend_from_slice(&leaf.layout);
                     (leaf.route, leaf.rank, to_u32(leaf.layout.len()))
@@ -365,7 +384,7 @@ pub(crate) fn flatten(
                 None => (NONE, NONE, 0),
             };
             let mut head = [0u8; 8];
-            for (dst, src) in head.iter_mut().zip(&node.label) {
+            for (dst, src) in head.iter_mut().zip(&label) {
                 *dst = *src;
             }
             let mut fanout = NONE;
@@ -384,7 +403,7 @@ pub(crate) fn flatten(
                 head: u64::from_le_bytes(head),
                 fanout,
                 label_start,
-                label_len: to_u32(node.label.len()),
+                label_len: to_u32(label.len()),
                 statics: statics_at,
                 n_statics: to_u32(statics.len()),
                 dynamics: statics_at + to_u32(statics.len()),
@@ -400,8 +419,7 @@ pub(crate) fn flatten(
                     _ => KIND_OTHER,
                 },
             });
-            flat.first_bytes
-                .push(node.label.first().copied().unwrap_or(0));
+            flat.first_bytes.push(label.first().copied().unwrap_or(0));
         }
     }
     flat

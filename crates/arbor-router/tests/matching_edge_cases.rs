@@ -176,3 +176,66 @@ fn spans_are_reused_across_routers() {
         assert_eq!(b.find("GET", "/x/1.2", &mut spans), Lookup::Found(1));
     }
 }
+
+/// The static table (an exact static route is found by hash before the walk): every length around
+/// the 4- and 8-byte word boundaries, per method, with a query string, with a trailing slash, and
+/// near misses that differ in one byte at every position (they must not be found).
+#[test]
+fn static_table_exact_and_near_misses() {
+    let mut router = Router::new(RouterOptions::default());
+    let mut paths = Vec::new();
+    for len in 1..=26 {
+        let path: String = std::iter::once('/')
+            .chain((1..len).map(|k| (b'a' + (k % 26) as u8) as char))
+            .collect();
+        let get = router.insert(&["GET"], &path).unwrap().id;
+        let post = router.insert(&["POST"], &format!("{path}~")).unwrap().id;
+        paths.push((path, get, post));
+    }
+    let mut spans = Spans::new();
+    for (path, get, post) in &paths {
+        assert_eq!(
+            router.find("GET", path, &mut spans),
+            Lookup::Found(*get),
+            "{path}"
+        );
+        assert!(spans.is_empty());
+        let with_query = format!("{path}?q=1#f");
+        assert_eq!(
+            router.find("GET", &with_query, &mut spans),
+            Lookup::Found(*get)
+        );
+        assert_eq!(
+            router.find("POST", &format!("{path}~"), &mut spans),
+            Lookup::Found(*post)
+        );
+        assert_eq!(
+            router.find("POST", path, &mut spans),
+            Lookup::NotFound,
+            "{path}"
+        );
+        if path.len() > 1 {
+            assert_eq!(
+                router.find("GET", &format!("{path}/"), &mut spans),
+                Lookup::Found(*get)
+            );
+        }
+        for at in 1..path.len() {
+            let mut near = path.clone().into_bytes();
+            near[at] = b'Z';
+            let near = String::from_utf8(near).unwrap();
+            assert_eq!(
+                router.find("GET", &near, &mut spans),
+                Lookup::NotFound,
+                "{near}"
+            );
+        }
+    }
+    // A method with static routes only still answers, and a dynamic route of another shape does not
+    // hide them.
+    router.insert(&["GET"], "/:x/:y/:z").unwrap();
+    assert_eq!(
+        router.find("POST", &format!("{}~", paths[1].0), &mut spans),
+        Lookup::Found(paths[1].2)
+    );
+}

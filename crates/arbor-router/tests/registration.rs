@@ -7,7 +7,9 @@
     clippy::panic
 )]
 
-use arbor_router::{decode_param, InsertError, Order, ParamKind, Router, RouterOptions};
+use arbor_router::{
+    decode_param, InsertError, Lookup, Order, ParamKind, Router, RouterOptions, Spans,
+};
 
 fn definition() -> Router {
     Router::new(RouterOptions::default())
@@ -42,9 +44,9 @@ const INVALID: &[(&str, &str, Option<usize>)] = &[
     ("/a/:b?/c", "INVALID_OPTIONAL", Some(3)),
     ("/a-:b?", "INVALID_OPTIONAL", Some(3)),
     ("/a/:b?.json", "INVALID_OPTIONAL", Some(3)),
-    ("/a/:id/:id", "DUPLICATE_PARAM", None),
-    ("/a/:id.{id}", "DUPLICATE_PARAM", None),
-    (r"/a/:year/{^(?P<year>\d+)$}", "DUPLICATE_PARAM", None),
+    ("/a/:id/:id", "DUPLICATE_PARAM", Some(7)), // the second occurrence
+    ("/a/:id.{id}", "DUPLICATE_PARAM", Some(7)),
+    (r"/a/:year/{^(?P<year>\d+)$}", "DUPLICATE_PARAM", Some(9)), // the block of the named group
 ];
 
 #[test]
@@ -132,11 +134,20 @@ fn conflicts_name_both_routes() {
     router.insert(&["GET"], "/users/:id/").unwrap();
     router.insert(&["GET"], "/x").unwrap();
     router.insert(&["GET"], "/x/").unwrap();
-    // The absent variant of an optional parameter conflicts with the same shorter route.
-    router.insert(&["GET"], "/s/:q").unwrap();
+    // The absent variant of an optional parameter is the same as a shorter route: not a conflict
+    // (SPEC §3 rule 4: only the same pattern is), the earlier keeps `/s/x` and the later is reported
+    // shadowed. The same optional pattern twice is a conflict.
+    let short = router.insert(&["GET"], "/s/:q").unwrap().id;
+    let optional = router.insert(&["GET"], "/s/:q/:page?").unwrap();
+    assert_eq!(optional.shadowed_by, Some(short));
     assert_eq!(
-        router.insert(&["GET"], "/s/:q/:page?").unwrap_err().code(),
-        "ROUTE_CONFLICT"
+        router.insert(&["GET"], "/s/:x/:y?").unwrap_err(),
+        InsertError::Conflict {
+            pattern: "/s/:x/:y?".into(),
+            method: "GET".into(),
+            with: optional.id,
+            with_pattern: "/s/:q/:page?".into()
+        }
     );
     // Static routes conflict as text (after percent-encoding).
     router.insert(&["GET"], "/café").unwrap();
@@ -165,12 +176,14 @@ const SHADOWING: &[(&[&str], &str, Option<usize>)] = &[
     (&["/a/:x.:y"], "/a/b.c", None), // a static route always wins: never shadowed
     (&["/a/:x.:y"], "/a/:p.json", None), // conservative: non-terminal parameter
     (&["/a/b"], "/a/:x", None),
-    (&["/s/:q/:p?"], "/s/:x", None), // conflicts, tested above
+    (&["/s/:q/:p?"], "/s/:x", Some(0)), // identical to the variant without `:p`
     (&["/s/:q/:p?"], "/s/:x/:y/z", None),
     (&["/s/:q/:p?"], "/s/:x/2", Some(0)),
-    (&["/s/:q"], "/s/:x/:y?", None), // the `/s/x/y` variant is still reachable
-    (&["/x/:a", "/s/:q", "/s/:q/:p"], "/s/:x/:y?", None),
-    (&["/x/{^a$}"], "/x/{^a$}", None), // conflict
+    (&["/s/:q"], "/s/:x/:y?", Some(0)), // partly: `/s/x/y` is still reachable, `/s/x` is not
+    (&["/x/:a", "/s/:q", "/s/:q/:p"], "/s/:x/:y?", Some(1)), // each variant by another route
+    (&["/:p.:q/*"], "/:p.:q/a", Some(0)), // identical multi-piece segments contain each other
+    (&["/:p.:q/*"], "/:p.:r<int>/a", None), // conservative: not identical
+    (&["/x/{^a$}"], "/x/{^a$}", None),  // conflict
     (&["/x/{^a+$}"], "/x/{^a$}", None),
 ];
 
@@ -336,4 +349,53 @@ fn decode_param_table() {
     for (raw, position) in bad {
         assert_eq!(decode_param(raw).unwrap_err().position, *position, "{raw}");
     }
+}
+
+/// Part A decision (SPEC §3 rule 4, 3.2): an optional route and a route equal to one of its variants
+/// are not a conflict; the leaf they share goes to a static route if one is involved, else to the
+/// earlier route (definition order), and the later dynamic route is reported shadowed.
+#[test]
+fn shared_variants_go_to_the_earlier_route() {
+    let mut router = definition();
+    let fa = router.insert(&["GET"], "/f/:a?").unwrap().id;
+    let fb = router.insert(&["GET"], "/f/:b").unwrap();
+    let f = router.insert(&["GET"], "/f").unwrap();
+    let ga = router.insert(&["GET"], "/g/:a").unwrap().id;
+    let gb = router.insert(&["GET"], "/g/:b?").unwrap();
+    assert_eq!((fb.shadowed_by, f.shadowed_by), (Some(fa), None));
+    assert_eq!(gb.shadowed_by, Some(ga));
+    let mut spans = Spans::new();
+    for (path, want) in [
+        ("/f/x", fa),
+        ("/f", f.id),
+        ("/f/", f.id),
+        ("/g/x", ga),
+        ("/g", gb.id),
+    ] {
+        assert_eq!(
+            router.find("GET", path, &mut spans),
+            Lookup::Found(want),
+            "{path}"
+        );
+        let loaded = Router::deserialize(&router.serialize()).unwrap();
+        assert_eq!(
+            loaded.find("GET", path, &mut spans),
+            Lookup::Found(want),
+            "{path}"
+        );
+    }
+    // After a snapshot load the index is rebuilt: the same pattern still conflicts.
+    let mut loaded = Router::deserialize(&router.serialize()).unwrap();
+    assert_eq!(
+        loaded.insert(&["GET"], "/g/:c?").unwrap_err().code(),
+        "ROUTE_CONFLICT"
+    );
+    assert_eq!(
+        loaded.insert(&["GET"], "/g/:c/:d?").unwrap().shadowed_by,
+        Some(ga)
+    );
+    assert_eq!(
+        loaded.insert(&["GET"], "/g/:x/:y").unwrap().shadowed_by,
+        Some(ga + 2)
+    );
 }

@@ -18,15 +18,18 @@ import {
   type RouteInfo,
 } from '../engine.js';
 import { encodeNonAscii, stripQuery } from './encoding.js';
-import { compareRanks, expandOptional, type MatchResult, matchVariant, type Variant } from './match.js';
+import { expandOptional, type MatchResult, matchVariant, type Variant } from './match.js';
 import { capturesOf, isStaticPattern, paramsOf, shapeKey, templateOf } from './metadata.js';
 import { type Piece, parsePattern } from './pattern.js';
-import { contains } from './shadow.js';
+import { contains, sharesVariant } from './shadow.js';
+import { type Candidate, mostSpecific, type Step, stepsOf } from './specificity.js';
 
 interface Route {
   info: RouteInfo;
   pieces: Piece[];
   variants: Variant[];
+  /** Per variant, its steps for `order: 'specificity'`. */
+  steps: Step[][];
   methods: ReadonlySet<string>;
 }
 
@@ -83,7 +86,9 @@ class ReferenceEngine implements Engine {
       shadowedBy,
       isStatic,
     };
-    this.#routes.push({ info, pieces, variants: expandOptional(pieces), methods: new Set(unique) });
+    const variants = expandOptional(pieces);
+    const steps = variants.map((variant) => stepsOf(variant.pieces));
+    this.#routes.push({ info, pieces, variants, steps, methods: new Set(unique) });
     const byMethod = sameShape ?? new Map<string, number>();
     this.#shapes.set(key, byMethod);
     for (const method of unique) {
@@ -99,11 +104,15 @@ class ReferenceEngine implements Engine {
     return { id, shadowedBy };
   }
 
-  /** The first earlier dynamic route, sharing a method, that matches every path the new one matches. */
+  /**
+   * The first earlier dynamic route, sharing a method, that matches every path the new one matches, or
+   * that has a variant identical to one of the new route's (`/g/:a` then `/g/:b?`: the earlier keeps
+   * `/g/x`, so the new route is partly unreachable; reported too, as the core does).
+   */
   #shadowerOf(pieces: Piece[], methods: readonly string[]): number | null {
     for (const route of this.#routes) {
       if (route.info.isStatic || !methods.some((method) => route.methods.has(method))) continue;
-      if (contains(route.pieces, pieces)) return route.info.id;
+      if (contains(route.pieces, pieces) || sharesVariant(route.pieces, pieces)) return route.info.id;
     }
     return null;
   }
@@ -158,24 +167,31 @@ class ReferenceEngine implements Engine {
   #findExactly(method: string, path: string): Found | null {
     const staticId = this.#statics.get(path)?.get(method);
     if (staticId !== undefined) return { id: staticId, spans: [] };
-    let best: { id: number; result: MatchResult } | null = null;
+    const matches: (Candidate & { result: MatchResult })[] = [];
     for (const route of this.#routes) {
       if (route.info.isStatic || !route.methods.has(method)) continue;
-      const result = matchRoute(route, path);
-      if (result === null) continue;
-      // Definition order: the first match wins. Specificity: the lowest ranks win, ties by definition.
-      if (this.#order === 'definition') return { id: route.info.id, spans: result.spans };
-      if (best === null || compareRanks(result.ranks, best.result.ranks) < 0)
-        best = { id: route.info.id, result };
+      const found = matchRoute(route, path);
+      if (found === null) continue;
+      // Definition order: the first match wins.
+      if (this.#order === 'definition') return { id: route.info.id, spans: found.result.spans };
+      matches.push({ id: route.info.id, steps: route.steps[found.variant] ?? [], result: found.result });
     }
+    const best = mostSpecific(matches, this.#candidates(method));
     return best === null ? null : { id: best.id, spans: best.result.spans };
+  }
+
+  /** Every variant of every dynamic route of `method`, for the specificity order. */
+  #candidates(method: string): Candidate[] {
+    return this.#routes
+      .filter((route) => !route.info.isStatic && route.methods.has(method))
+      .flatMap((route) => route.steps.map((steps) => ({ id: route.info.id, steps })));
   }
 }
 
-function matchRoute(route: Route, path: string): MatchResult | null {
-  for (const variant of route.variants) {
-    const result = matchVariant(variant, path);
-    if (result !== null) return result;
+function matchRoute(route: Route, path: string): { result: MatchResult; variant: number } | null {
+  for (const [variant, pieces] of route.variants.entries()) {
+    const result = matchVariant(pieces, path);
+    if (result !== null) return { result, variant };
   }
   return null;
 }

@@ -6,9 +6,6 @@ import type { Piece } from './pattern.js';
 
 export const ABSENT = 0xffffffff;
 
-/** Kind of piece that consumed a character, for `order: 'specificity'` (SPEC §3.2): lower wins. */
-export const RANK = { static: 0, constrained: 1, unconstrained: 2, tail: 3 } as const;
-
 /**
  * A route with an optional last parameter is two routes: with it, and without it (and without the `/`
  * before it; the root `/:page?` keeps its `/`). With and without never match the same path: the second
@@ -41,8 +38,6 @@ export function expandOptional(pieces: Piece[]): Variant[] {
 export interface MatchResult {
   /** (start, end) pairs: parameters in `RouteInfo.params` order, then regex-block capture groups. */
   spans: number[];
-  /** Per character of the path, then its end: the {@link RANK} of the piece that consumed it. */
-  ranks: number[];
 }
 
 /**
@@ -89,7 +84,7 @@ export function matchVariant(variant: Variant, path: string): MatchResult | null
     }
   };
   if (!walk(0, 0)) return null;
-  return { spans: spansOf(variant, bounds, groups), ranks: ranksOf(pieces, bounds, path.length) };
+  return { spans: spansOf(variant, bounds, groups) };
 }
 
 function spansOf(
@@ -111,31 +106,4 @@ function spansOf(
   });
   for (const span of groups) spans.push(...(span ?? [ABSENT, ABSENT]));
   return spans;
-}
-
-/**
- * One rank per character, plus one for the end of the path: a route that ends there ranks as static,
- * one that still has a (here empty) wildcard or regex block ranks as a tail. So `/a/` beats `/a/*` on
- * `/a/`, as "static before wildcard at each point of the path" reads in a tree (and as find-my-way does).
- */
-function ranksOf(pieces: Piece[], bounds: number[], length: number): number[] {
-  const ranks: number[] = new Array(length + 1).fill(RANK.static);
-  const last = pieces.at(-1);
-  if (last?.kind === 'wildcard' || last?.kind === 'regex') ranks[length] = RANK.tail;
-  pieces.forEach((piece, k) => {
-    let rank: number = RANK.static;
-    if (piece.kind === 'param') rank = piece.constraint === null ? RANK.unconstrained : RANK.constrained;
-    else if (piece.kind !== 'static') rank = RANK.tail;
-    ranks.fill(rank, bounds[2 * k] ?? 0, bounds[2 * k + 1] ?? 0);
-  });
-  return ranks;
-}
-
-/** Lexicographic comparison of two rank sequences (same path, so same length). */
-export function compareRanks(a: readonly number[], b: readonly number[]): number {
-  for (let i = 0; i < a.length; i++) {
-    const difference = (a[i] ?? 0) - (b[i] ?? 0);
-    if (difference !== 0) return difference;
-  }
-  return 0;
 }

@@ -44,14 +44,10 @@ export function paramsOf(pieces: Piece[]): ParamInfo[] {
     } else if (piece.kind === 'regex') {
       for (const group of piece.block.groups) {
         if (group.name === null) continue;
-        // A group that may not participate (`(?P<x>a)?`) is still reported as a parameter.
-        params.push({
-          name: group.name,
-          kind: 'regex-group',
-          shortcut: null,
-          regex: group.source,
-          optional: false,
-        });
+        // A group that may not participate (`(?P<x>a)?`) is still reported as a parameter. Its `regex`
+        // is null, as in the core: the group is not a constraint of its own (it is matched as part of
+        // the whole block, whose source is in the template).
+        params.push({ name: group.name, kind: 'regex-group', shortcut: null, regex: null, optional: false });
       }
     }
   }

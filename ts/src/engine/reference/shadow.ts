@@ -77,3 +77,31 @@ export function contains(outer: Piece[], inner: Piece[]): boolean {
     outerVariants.some((candidate) => variantContains(candidate.pieces, variant.pieces)),
   );
 }
+
+/** A variant's identity: static text, and each dynamic piece by what it matches (names ignored). */
+function variantKey(pieces: Piece[]): string {
+  const parts: unknown[] = [];
+  let text = '';
+  for (const piece of pieces) {
+    if (piece.kind === 'static') {
+      text += piece.text;
+      continue;
+    }
+    if (text !== '') parts.push(['s', text]);
+    text = '';
+    if (piece.kind === 'param') parts.push(['p', piece.constraint?.source ?? null]);
+    else if (piece.kind === 'wildcard') parts.push(['*']);
+    else parts.push(['r', piece.block.source]);
+  }
+  if (text !== '') parts.push(['s', text]);
+  return JSON.stringify(parts);
+}
+
+/**
+ * Whether a variant of `inner` is identical to a variant of `outer` (`/f/:a?` and `/f/:b`): the earlier
+ * route then takes every path of that variant, so the later one is at least partly unreachable.
+ */
+export function sharesVariant(outer: Piece[], inner: Piece[]): boolean {
+  const keys = new Set(expandOptional(outer).map((variant) => variantKey(variant.pieces)));
+  return expandOptional(inner).some((variant) => keys.has(variantKey(variant.pieces)));
+}

@@ -1,0 +1,53 @@
+//! What registration checks a new route against: routes of the same shape (a conflict, SPEC §3
+//! rule 4), routes with an identical variant (the earlier keeps the leaf: the later is shadowed, at
+//! least partly) and routes that contain it (SPEC 3.2, in `shadow`). Rebuilt from the patterns on the
+//! first insert after a snapshot load.
+
+use std::collections::HashMap;
+
+use crate::route::Draft;
+use crate::shadow::Shapes;
+use crate::RouteId;
+
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Index {
+    /// (method id, shape key) → the route registered with that shape.
+    patterns: HashMap<(u32, Vec<u8>), RouteId>,
+    /// (method id, variant key) → the earliest dynamic route with that variant.
+    variants: HashMap<(u32, Vec<u8>), RouteId>,
+    /// Shapes of the dynamic routes, for containment.
+    pub(crate) shapes: Shapes,
+}
+
+impl Index {
+    /// Records a registered route under its interned method ids.
+    pub(crate) fn add(&mut self, id: RouteId, methods: &[u32], draft: &Draft) {
+        let shape = draft.shape_key();
+        for &m in methods {
+            self.patterns.entry((m, shape.clone())).or_insert(id);
+            if !draft.is_static {
+                for v in &draft.variants {
+                    self.variants.entry((m, v.key())).or_insert(id);
+                }
+            }
+        }
+        if !draft.is_static {
+            self.shapes
+                .add(id, draft.variants.iter().map(|v| v.atoms.clone()).collect());
+        }
+    }
+
+    /// The route with the same shape as `draft` for method `m`, if any.
+    pub(crate) fn conflict(&self, m: u32, draft: &Draft) -> Option<RouteId> {
+        self.patterns.get(&(m, draft.shape_key())).copied()
+    }
+
+    /// The earliest dynamic route of method `m` with a variant identical to one of `draft`'s.
+    pub(crate) fn same_variant(&self, m: u32, draft: &Draft) -> Option<RouteId> {
+        draft
+            .variants
+            .iter()
+            .filter_map(|v| self.variants.get(&(m, v.key())).copied())
+            .min()
+    }
+}

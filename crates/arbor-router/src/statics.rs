@@ -1,0 +1,212 @@
+//! Exact static routes in one hash table, looked up before the tree: SPEC §3 rule 2 makes an exact
+//! static route beat any dynamic one (in both orders), so a whole-path hit is final and the walk is
+//! skipped. The tree then only serves dynamic routes (the flattened tree leaves static leaves out).
+//!
+//! The hash (FxHash-style: rotate, xor, multiply, 8 bytes at a time) is computed in the same pass
+//! that finds where the path ends (`?`, `#`) and checks that it is ASCII, so a static hit costs one
+//! scan of the path, one probe and one compare.
+
+use crate::lookup::{label_at, load4, load8, HI};
+use crate::tree::{Tree, NONE};
+use crate::RouteId;
+
+const K: u64 = 0x517c_c1b7_2722_0a95;
+
+#[inline(always)]
+fn mix(h: u64, w: u64) -> u64 {
+    (h.rotate_left(5) ^ w).wrapping_mul(K)
+}
+
+const LO: u64 = 0x0101_0101_0101_0101;
+
+/// Non-zero where a byte of `w` is `?`, `#` or non-ASCII (cuts or refuses the path).
+#[inline(always)]
+fn suspicious(w: u64) -> u64 {
+    let q = w ^ (LO * u64::from(b'?'));
+    let s = w ^ (LO * u64::from(b'#'));
+    (w & HI) | (q.wrapping_sub(LO) & !q & HI) | (s.wrapping_sub(LO) & !s & HI)
+}
+
+/// What [`scan`] finds out about a path.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Scanned {
+    /// Length of the part that takes part in matching (before any `?` or `#`).
+    pub(crate) len: usize,
+    pub(crate) hash: u64,
+    /// The last word hashed: with `len`, it is the whole path when `len <= 8`, and the last 8 bytes
+    /// otherwise (so a hit compares only the bytes before them).
+    tail: u64,
+}
+
+/// Where the matched part of the path ends, its hash and last word; `None` when a non-ASCII byte
+/// comes before any `?` / `#`. One pass, 8 bytes at a time.
+#[inline]
+pub(crate) fn scan(path: &[u8]) -> Option<Scanned> {
+    match hash::<true>(path) {
+        Some((hash, tail)) => Some(Scanned {
+            len: path.len(),
+            hash,
+            tail,
+        }),
+        None => slow(path),
+    }
+}
+
+/// The hash and last word of `path`; with `CHECK`, `None` as soon as a word holds a `?`, `#` or a
+/// non-ASCII byte.
+#[inline(always)]
+fn hash<const CHECK: bool>(path: &[u8]) -> Option<(u64, u64)> {
+    let n = path.len();
+    let mut h: u64 = 0;
+    let mut i = 0;
+    while i + 8 < n {
+        let w = load8(path, i);
+        if CHECK && suspicious(w) != 0 {
+            return None;
+        }
+        h = mix(h, w);
+        i += 8;
+    }
+    // The last word: overlapping the previous one when the path is longer than 8 bytes; for a
+    // shorter path two overlapping halves, or its bytes, so that it holds every byte.
+    let w = if n >= 8 {
+        load8(path, n - 8)
+    } else if n >= 4 {
+        u64::from(load4(path, 0)) | u64::from(load4(path, n - 4)) << 32
+    } else {
+        let byte = |k: usize| u64::from(path.get(k).copied().unwrap_or(0));
+        byte(0) | byte(n / 2) << 8 | byte(n.saturating_sub(1)) << 16
+    };
+    if CHECK && suspicious(w) != 0 {
+        return None;
+    }
+    Some((mix(mix(h, w), n as u64), w))
+}
+
+/// `scan` for a path with a `?`, `#` or non-ASCII byte somewhere: cut it, then hash what is left.
+#[cold]
+#[inline(never)]
+fn slow(path: &[u8]) -> Option<Scanned> {
+    let mut len = path.len();
+    for (i, &b) in path.iter().enumerate() {
+        if b == b'?' || b == b'#' {
+            len = i;
+            break;
+        }
+        if b >= 0x80 {
+            return None;
+        }
+    }
+    let (hash, tail) = hash::<false>(path.get(..len)?)?;
+    Some(Scanned { len, hash, tail })
+}
+
+/// One slot of the table.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    /// `mix(scan hash, method)`.
+    hash: u64,
+    tail: u64,
+    /// `len | method << 32`; `EMPTY` for a free slot.
+    meta: u64,
+    /// Where the route's text starts in `Statics::bytes` (only read for paths over 8 bytes).
+    start: u32,
+    route: RouteId,
+}
+
+const EMPTY: u64 = u64::MAX;
+
+/// Open addressing with linear probing, entries in the slots; at most half full.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Statics {
+    slots: Vec<Entry>,
+    shift: u32,
+    bytes: Vec<u8>,
+}
+
+impl Statics {
+    /// The static routes of the builder: every leaf with a static rank, with its full path.
+    pub(crate) fn build(tree: &Tree) -> Statics {
+        let mut found: Vec<(u32, Vec<u8>, RouteId)> = Vec::new();
+        for (method, &root) in tree.roots.iter().enumerate() {
+            let method = u32::try_from(method).unwrap_or(NONE);
+            // Static routes have only static edges: a walk over static children finds them all.
+            let mut stack: Vec<(u32, Vec<u8>)> = vec![(root, Vec::new())];
+            while let Some((idx, mut text)) = stack.pop() {
+                let Some(node) = tree.nodes.get(idx as usize) else {
+                    continue;
+                };
+                text.extend_from_slice(&node.label);
+                if let Some(leaf) = node.leaf.as_ref().filter(|l| l.rank < 1 << 31) {
+                    found.push((method, text.clone(), leaf.route));
+                }
+                stack.extend(node.statics.iter().map(|&c| (c, text.clone())));
+            }
+        }
+        let mut statics = Statics::default();
+        if found.is_empty() {
+            return statics;
+        }
+        let bits = (found.len() * 2)
+            .next_power_of_two()
+            .trailing_zeros()
+            .max(1);
+        statics.shift = 64 - bits;
+        let empty = Entry {
+            hash: 0,
+            tail: 0,
+            meta: EMPTY,
+            start: 0,
+            route: NONE,
+        };
+        statics.slots = vec![empty; 1 << bits];
+        let mask = (1usize << bits) - 1;
+        for (method, text, route) in found {
+            let Some(scanned) = scan(&text) else {
+                continue;
+            };
+            let hash = mix(scanned.hash, u64::from(method));
+            let entry = Entry {
+                hash,
+                tail: scanned.tail,
+                meta: text.len() as u64 | u64::from(method) << 32,
+                start: u32::try_from(statics.bytes.len()).unwrap_or(NONE),
+                route,
+            };
+            statics.bytes.extend_from_slice(&text);
+            let mut i = (hash >> statics.shift) as usize;
+            while let Some(slot) = statics.slots.get_mut(i) {
+                if slot.meta == EMPTY {
+                    *slot = entry;
+                    break;
+                }
+                i = (i + 1) & mask;
+            }
+        }
+        statics
+    }
+
+    /// The static route of `method` whose text is exactly `path` (`scanned` from [`scan`] on it).
+    #[inline(always)]
+    pub(crate) fn get(&self, method: u32, path: &[u8], scanned: &Scanned) -> Option<RouteId> {
+        let hash = mix(scanned.hash, u64::from(method));
+        let meta = path.len() as u64 | u64::from(method) << 32;
+        let mask = self.slots.len().wrapping_sub(1);
+        let mut i = (hash >> self.shift) as usize;
+        loop {
+            let entry = self.slots.get(i)?;
+            if entry.hash == hash && entry.tail == scanned.tail && entry.meta == meta {
+                // Equal length and last word: only the bytes before the last 8 are left to compare.
+                let n = path.len().saturating_sub(8);
+                let start = entry.start as usize;
+                if n == 0 || label_at(path, 0, self.bytes.get(start..start + n)?) {
+                    return Some(entry.route);
+                }
+            }
+            if entry.meta == EMPTY {
+                return None;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+}
