@@ -5,23 +5,14 @@
  * inside arrays) so the route cache can store it and the exporter can run from it when the sources are
  * not available (a deployed bundle, a cached route table).
  */
-import type { RouteInfo } from '../engine/engine.js';
+import type { RegisteredRoute as AppRoute } from '../app/route.js';
 
-/** One route as the Application reports it (`app.routeTable()`); only the fields the docs need. */
-export interface RegisteredRoute {
-  id: number;
-  methods: string[];
-  /** Full pattern, group prefixes applied. */
-  pattern: string;
-  /** The engine's metadata for the route: template and parameters. */
-  info: RouteInfo;
-  name: string | null;
-  middleware?: string[];
-  /** Where the handler is defined (`file:line` or `file:line:column`), when known. */
-  handlerLocation?: string | null;
-  /** File and line of the registration call (`app.get(...)`), when known. */
-  callSite: { file: string; line: number } | null;
-}
+/**
+ * One route as the Application reports it (`app.routeTable()`, defined in `app/route.ts`). The docs need
+ * every field but the middleware and the handler location, which hand-built tables may leave out.
+ */
+export type RegisteredRoute = Omit<AppRoute, 'middleware' | 'handlerLocation'> &
+  Partial<Pick<AppRoute, 'middleware' | 'handlerLocation'>>;
 
 /** The `openapi` key of the Application's config (SPEC §5). */
 export interface OpenApiConfig {
