@@ -269,6 +269,7 @@ describe('fuzzing the application through app.fetch()', () => {
           target,
           headers: new Map(),
           ip: '127.0.0.1',
+          hasBody: false,
           readBody: async () => new Uint8Array(0),
         });
         const status = response.getStatus();

@@ -123,7 +123,7 @@ export class Application extends Registrar {
         return chain;
       },
     };
-    this.listener = createNodeListener((input) => this.dispatch(input), this.#logger);
+    this.listener = createNodeListener((input) => dispatch(this.#kernel, input), this.#logger);
     lastCreated = this;
     registerApplication(this, 'created');
   }
@@ -213,7 +213,7 @@ export class Application extends Registrar {
 
   /** Serves one request, transport-neutral (what both adapters call). Never rejects. */
   dispatch(input: IncomingInput): Promise<Response> {
-    return dispatch(this.#kernel, input);
+    return Promise.resolve(dispatch(this.#kernel, input));
   }
 
   /** The node:http request listener: `http.createServer(app.listener)`. */

@@ -26,8 +26,36 @@ export interface IncomingInput {
   /** Lower-case names. */
   headers: Map<string, string>;
   ip: string;
+  /** False when the request certainly has no body (no Content-Length or Transfer-Encoding, or a
+   * Content-Length of 0): the pipeline then stays synchronous up to the handler. */
+  hasBody: boolean;
   /** Reads the whole body, failing with a 413 {@link HttpError} past `limit` bytes. */
   readBody(limit: number): Promise<Uint8Array>;
+}
+
+/**
+ * A response now, or later. The pipeline stays synchronous for as long as every step is — no body to
+ * read, no async middleware, resolver or handler — because each `await` on the way costs a microtask
+ * turn per request, which at HTTP-benchmark rates is a measurable share of the time.
+ */
+export type Outcome = Response | Promise<Response>;
+
+const isPromise = (value: unknown): value is PromiseLike<unknown> =>
+  typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+
+/** Continues with `next` now for a plain value, or after the promise settles. */
+function then<T>(value: T | PromiseLike<T>, next: (value: T) => Outcome): Outcome {
+  return isPromise(value) ? Promise.resolve(value).then(next) : next(value);
+}
+
+/** Runs `step`, turning what it throws (now or later) into `onError`'s response. */
+function guarded(step: () => Outcome, onError: (error: unknown) => Response): Outcome {
+  try {
+    const outcome = step();
+    return outcome instanceof Response ? outcome : outcome.catch(onError);
+  } catch (error) {
+    return onError(error);
+  }
 }
 
 /** `(raw, req) => value`; `null`/`undefined` answers 404. */
@@ -52,17 +80,17 @@ export interface KernelState {
   routeMiddleware(route: Route): readonly Middleware[];
 }
 
-export async function dispatch(state: KernelState, input: IncomingInput): Promise<Response> {
-  let res: Response;
-  try {
-    res = await route(state, input);
-  } catch (error) {
-    res = errorResponse(state, error, input.method, input.target);
-  }
-  return finalize(res, input.method);
+export function dispatch(state: KernelState, input: IncomingInput): Outcome {
+  const outcome = guarded(
+    () => route(state, input),
+    (error) => errorResponse(state, error, input.method, input.target),
+  );
+  return outcome instanceof Response
+    ? finalize(outcome, input.method)
+    : outcome.then((res) => finalize(res, input.method));
 }
 
-async function route(state: KernelState, input: IncomingInput): Promise<Response> {
+function route(state: KernelState, input: IncomingInput): Outcome {
   const { method } = input;
   const { router, settings } = state;
   if (input.target.length > settings.maxUrlLength) {
@@ -103,69 +131,77 @@ async function route(state: KernelState, input: IncomingInput): Promise<Response
   });
   const res = new Response();
 
-  const core = async (current: Request): Promise<Response> => {
-    try {
-      if (matched !== null) return await runRoute(state, matched, current, res, input);
-      const allowed = allowedMethods(router, path);
-      if (allowed.length > 0 && method === 'OPTIONS')
-        return new Response().status(204).header('Allow', allowed.join(', '));
-      if (allowed.length > 0 && settings.methodNotAllowed) {
-        return plainError(405, `Method ${method} not allowed`).header('Allow', allowed.join(', '));
-      }
-      if (state.fallback !== null) {
-        await readBody(state, current, input);
-        return await callHandler(state.fallback, current, res, []);
-      }
-      return plainError(404, `No route for ${method} ${path}`);
-    } catch (error) {
-      return errorResponse(state, error, method, path);
-    }
-  };
+  const core = (current: Request): Outcome =>
+    guarded(
+      () => {
+        if (matched !== null) return runRoute(state, matched, current, res, input);
+        const allowed = allowedMethods(router, path);
+        if (allowed.length > 0 && method === 'OPTIONS')
+          return new Response().status(204).header('Allow', allowed.join(', '));
+        if (allowed.length > 0 && settings.methodNotAllowed) {
+          return plainError(405, `Method ${method} not allowed`).header('Allow', allowed.join(', '));
+        }
+        const fallback = state.fallback;
+        if (fallback !== null) {
+          return then(readBody(state, current, input), () => callHandler(fallback, current, res, []));
+        }
+        return plainError(404, `No route for ${method} ${path}`);
+      },
+      (error) => errorResponse(state, error, method, path),
+    );
   return runChain(state.globalMiddleware(), core, req);
 }
 
-async function runRoute(
+function runRoute(
   state: KernelState,
   route: Route,
   req: Request,
   res: Response,
   input: IncomingInput,
-): Promise<Response> {
-  await readBody(state, req, input);
-  return runChain(
-    state.routeMiddleware(route),
-    async (current) => {
-      const bound: unknown[] = [];
-      for (const name of route.paramNames) {
-        const resolver = state.bindings.get(name);
-        if (resolver === undefined) continue;
-        const raw = current.param(name);
-        const value = raw === undefined ? undefined : await resolver(raw, current);
-        if (raw !== undefined && (value === null || value === undefined))
-          throw new HttpError(404, 'Not Found');
-        bound.push(value);
-      }
-      return callHandler(route.handler, current, res, bound);
-    },
-    req,
+): Outcome {
+  return then(readBody(state, req, input), () =>
+    runChain(state.routeMiddleware(route), (current) => bindAndCall(state, route, current, res), req),
   );
 }
 
-async function readBody(state: KernelState, req: Request, input: IncomingInput): Promise<void> {
-  const raw = await input.readBody(state.settings.bodyLimit);
-  req.attachBody(parseBody(raw, input.headers.get('content-type'), input.headers.get('content-encoding')));
+/** Resolves the route's bound parameters (404 when a resolver finds nothing), then calls the handler. */
+function bindAndCall(state: KernelState, route: Route, req: Request, res: Response): Outcome {
+  const resolvers: [string, BindingResolver][] = [];
+  for (const name of route.paramNames) {
+    const resolver = state.bindings.get(name);
+    if (resolver !== undefined) resolvers.push([name, resolver]);
+  }
+  if (resolvers.length === 0) return callHandler(route.handler, req, res, []);
+  return (async () => {
+    const bound: unknown[] = [];
+    for (const [name, resolver] of resolvers) {
+      const raw = req.param(name);
+      const value = raw === undefined ? undefined : await resolver(raw, req);
+      if (raw !== undefined && (value === null || value === undefined)) throw new HttpError(404, 'Not Found');
+      bound.push(value);
+    }
+    return callHandler(route.handler, req, res, bound);
+  })();
 }
 
-async function callHandler(
-  handler: ResolvedHandler,
-  req: Request,
-  res: Response,
-  bound: unknown[],
-): Promise<Response> {
-  const result = await handler.call(req, res, ...bound);
-  if (result === undefined) return res;
-  if (result instanceof Response) return result;
-  throw new TypeError(`handler ${handler.location ?? ''} returned ${describe(result)} instead of a Response`);
+const NO_BODY = new Uint8Array(0);
+
+/** Reads and parses the body before the handler runs; synchronous when there is none. */
+function readBody(state: KernelState, req: Request, input: IncomingInput): void | Promise<void> {
+  const attach = (raw: Uint8Array) =>
+    req.attachBody(parseBody(raw, input.headers.get('content-type'), input.headers.get('content-encoding')));
+  if (!input.hasBody) return attach(NO_BODY);
+  return input.readBody(state.settings.bodyLimit).then(attach);
+}
+
+function callHandler(handler: ResolvedHandler, req: Request, res: Response, bound: unknown[]): Outcome {
+  return then(handler.call(req, res, ...bound), (result: unknown) => {
+    if (result === undefined) return res;
+    if (result instanceof Response) return result;
+    throw new TypeError(
+      `handler ${handler.location ?? ''} returned ${describe(result)} instead of a Response`,
+    );
+  });
 }
 
 /** The methods a path answers to, in `VERBS` order (HEAD with GET, OPTIONS always), then others. */

@@ -79,19 +79,27 @@ export function toReferences(refs: MiddlewareRef | readonly MiddlewareRef[]): Mi
  */
 export function runChain(
   middleware: readonly Middleware[],
-  core: (req: Request) => Promise<Response>,
+  core: (req: Request) => Response | Promise<Response>,
   req: Request,
-): Promise<Response> {
-  const step = async (index: number, current: Request): Promise<Response> => {
-    const layer = middleware[index];
-    if (layer === undefined) return core(current);
-    const result = await layer(current, { handle: (next) => step(index + 1, next) });
+): Response | Promise<Response> {
+  const checked = (layer: Middleware, result: unknown): Response => {
     if (!(result instanceof Response)) {
       throw new TypeError(
         `middleware ${layer.name || '<closure>'} returned ${describe(result)} instead of a Response (did you forget \`return\`?)`,
       );
     }
     return result;
+  };
+  // Synchronous while every layer is: an async layer makes the rest of the chain a promise.
+  const step = (index: number, current: Request): Response | Promise<Response> => {
+    const layer = middleware[index];
+    if (layer === undefined) return core(current);
+    // `handle` keeps its documented promise, so `handler.handle(req).then(…)` works in any layer.
+    const result: unknown = layer(current, { handle: (next) => Promise.resolve(step(index + 1, next)) });
+    if (typeof (result as PromiseLike<unknown> | null)?.then === 'function') {
+      return Promise.resolve(result).then((value) => checked(layer, value));
+    }
+    return checked(layer, result);
   };
   return step(0, req);
 }

@@ -28,6 +28,7 @@ export async function handleFetch(
     target,
     headers,
     ip: info.remoteAddress ?? '',
+    hasBody: request.body !== null,
     readBody: (limit) => readBody(request, limit),
   };
   const response = await dispatch(input);

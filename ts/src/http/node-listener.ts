@@ -8,9 +8,12 @@ import type { IncomingInput } from '../app/kernel.js';
 import type { Logger } from '../app/logger.js';
 import type { Response } from '../app/response.js';
 
-const NO_BODY = new Uint8Array(0);
+function hasBody(req: IncomingMessage): boolean {
+  const { 'content-length': length, 'transfer-encoding': encoding } = req.headers;
+  return encoding !== undefined || (length !== undefined && length !== '0');
+}
 
-export type Dispatch = (input: IncomingInput) => Promise<Response>;
+export type Dispatch = (input: IncomingInput) => Response | Promise<Response>;
 
 /** Node's own headers object to the kernel's lower-case map (repeated headers already joined by node). */
 function headerMap(req: IncomingMessage): Map<string, string> {
@@ -29,12 +32,10 @@ export function createNodeListener(dispatch: Dispatch, logger: Logger): RequestL
       target: req.url ?? '/',
       headers: headerMap(req),
       ip: req.socket.remoteAddress ?? '',
+      // RFC 9112 §6.3: a request with neither Content-Length nor Transfer-Encoding has no body; then the
+      // stream is never touched (node drains what was not read when the response ends).
+      hasBody: hasBody(req),
       readBody: async (limit) => {
-        // RFC 9112 §6.3: a request with neither Content-Length nor Transfer-Encoding has no body. Skip
-        // the stream machinery (an async iterator per request costs more than the rest of a GET); node
-        // drains whatever was not read when the response ends.
-        const { 'content-length': length, 'transfer-encoding': encoding } = req.headers;
-        if (encoding === undefined && (length === undefined || length === '0')) return NO_BODY;
         try {
           return await readLimited(req, limit, req.headers['content-length']);
         } catch (error) {
@@ -44,10 +45,21 @@ export function createNodeListener(dispatch: Dispatch, logger: Logger): RequestL
         }
       },
     };
-    dispatch(input).then(
-      (response) => write(res, response, bodyRefused, logger),
-      (error: unknown) => fail(res, error, logger),
-    );
+    let outcome: Response | Promise<Response>;
+    try {
+      outcome = dispatch(input);
+    } catch (error) {
+      fail(res, error, logger);
+      return;
+    }
+    if (outcome instanceof Promise) {
+      outcome.then(
+        (response) => write(res, response, bodyRefused, logger),
+        (error: unknown) => fail(res, error, logger),
+      );
+    } else {
+      write(res, outcome, bodyRefused, logger);
+    }
   };
 }
 
