@@ -283,6 +283,12 @@ const cases: Case[] = [
     diagnostics: [{ code: 'DUPLICATE_SCHEMA', at: '@schema Product - again' }],
   },
   {
+    name: 'the same @schema defined twice, identically (two applications mounted together)',
+    block: '@summary x',
+    extra: `${productSchema}\n${productSchema}`,
+    diagnostics: [],
+  },
+  {
     name: '@property outside a schema',
     block: '@schema\n@property {string} a',
     diagnostics: [

@@ -14,7 +14,7 @@
 /**
  * @schema Error
  * @property {string} error - What went wrong
- * @property {integer} code - The HTTP status
+ * @property {integer} code - The HTTP status code
  */
 import {
   Application,

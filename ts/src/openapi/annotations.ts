@@ -87,14 +87,16 @@ export function readAnnotations(
       diagnostics.push(...parsed.diagnostics);
       for (const schema of parsed.schemas) {
         const earlier = schemas[schema.name];
-        if (earlier) {
+        // Two applications mounted together may each define the same schema: only a different
+        // definition under the same name is a mistake.
+        if (earlier && !sameSchema(earlier, schema)) {
           diagnostics.push({
             code: 'DUPLICATE_SCHEMA',
             file: schema.file,
             line: schema.line,
             message: `${schema.file}:${schema.line}: @schema ${schema.name} is already defined at ${earlier.file}:${earlier.line}`,
           });
-        } else schemas[schema.name] = schema;
+        } else schemas[schema.name] ??= schema;
       }
     }
     return parsed;
@@ -238,4 +240,15 @@ function checkPathParams(
       }
     }
   }
+}
+
+/** Whether two `@schema` blocks define the same thing (wherever they stand). */
+function sameSchema(a: SchemaDoc, b: SchemaDoc): boolean {
+  const shape = (schema: SchemaDoc) =>
+    JSON.stringify([
+      schema.description ?? null,
+      schema.example ?? null,
+      schema.properties.map((p) => [p.name, p.type, p.description, p.required]),
+    ]);
+  return shape(a) === shape(b);
 }
