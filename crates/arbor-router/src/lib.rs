@@ -143,6 +143,8 @@ pub struct Spans {
     values: Vec<u32>,
     /// The values pushed along the tree path during a walk.
     stack: Vec<u32>,
+    /// The backtrack stack of a walk.
+    frames: Vec<lookup::Frame>,
     /// Capture slots of segment and block regexes, per matcher id of the router `owner`.
     locs: Vec<Option<CaptureLocations>>,
     owner: u64,

@@ -178,212 +178,260 @@ fn push_groups(
     ok
 }
 
+/// A node whose dynamic children are still to be tried (after its static child's subtree):
+/// the explicit backtrack stack of the walk.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Frame {
+    /// Next dynamic child to try, and one past the last.
+    next: u32,
+    end: u32,
+    /// Where the node was entered, and the end of the segment there (`NONE` until computed).
+    pos: u32,
+    seg_end: u32,
+    /// Values pushed when the node was entered.
+    depth: u32,
+}
+
+impl Frame {
+    #[inline(always)]
+    fn new(node: &FlatNode, pos: usize, depth: usize) -> Frame {
+        Frame {
+            next: node.dynamics,
+            end: node.dynamics + node.n_dynamics,
+            pos: pos as u32,
+            seg_end: NONE,
+            depth: depth as u32,
+        }
+    }
+}
+
+/// The end of the segment at `pos` (the frame's node was entered there), computed once per frame.
+#[inline(always)]
+fn seg_end(path: &[u8], pos: usize, f: &mut Frame) -> usize {
+    if f.seg_end == NONE {
+        f.seg_end = segment_end(path, pos) as u32;
+    }
+    f.seg_end as usize
+}
+
+/// 8 bytes of `path` from `pos`, zero-padded past its end.
+#[inline(always)]
+fn word_at(path: &[u8], pos: usize) -> u64 {
+    if let Some(b) = path.get(pos..pos + 8) {
+        return u64::from_le_bytes(<[u8; 8]>::try_from(b).unwrap_or([0; 8]));
+    }
+    let n = path.len();
+    if n >= 8 && pos < n {
+        // The last word of the path, shifted down: no byte loop near the end.
+        let shift = 8 * (pos + 8 - n) as u32;
+        return load8(path, n - 8) >> shift;
+    }
+    let mut buf = [0u8; 8];
+    for (d, s) in buf.iter_mut().zip(path.get(pos..).unwrap_or_default()) {
+        *d = *s;
+    }
+    u64::from_le_bytes(buf)
+}
+
 impl Flat {
     #[inline]
     fn node(&self, idx: u32) -> Option<&FlatNode> {
         self.nodes.get(idx as usize)
     }
 
-    /// Runs the search from `root`; the result is in `walk.best_node` / `walk.best`.
-    pub(crate) fn search(&self, matchers: &[Matcher], walk: &mut Walk<'_>, root: u32) {
-        self.visit(matchers, walk, root, 0);
-    }
-
-    /// Visits a node entered at `pos`. A static child alone is followed in a loop (no recursion:
-    /// most of a walk is static text); dynamic children are tried in `visit_dynamics`.
-    fn visit(&self, matchers: &[Matcher], walk: &mut Walk<'_>, mut idx: u32, mut pos: usize) {
-        let path = walk.path;
-        loop {
-            let Some(node) = self.node(idx) else {
-                return;
-            };
-            if node.min_rank >= walk.best_rank {
-                return;
-            }
-            let Some(&byte) = path.get(pos) else {
-                if node.leaf_rank < walk.best_rank {
-                    walk.best_rank = if walk.first_wins { 0 } else { node.leaf_rank };
-                    walk.best_node = idx;
-                    self.write_spans(node, walk);
-                }
-                if node.n_dynamics == 0 {
-                    return;
-                }
-                match self.visit_dynamics(matchers, walk, node, pos) {
-                    Some((child_idx, child_pos)) => {
-                        idx = child_idx;
-                        pos = child_pos;
-                        continue;
-                    }
-                    None => return,
-                }
-            };
-            let mut next = None;
-            if node.n_statics > 0 {
-                if let Some(child_idx) = self.static_child(node, byte) {
-                    if let Some(child) = self.node(child_idx) {
-                        let n = child.label_len as usize;
-                        let matched = if n <= 8 && pos + 8 <= path.len() {
-                            // One masked compare: the label is in `head`.
-                            let mask = if n == 0 {
-                                0
-                            } else {
-                                u64::MAX >> (64 - 8 * n as u32)
-                            };
-                            load8(path, pos) & mask == child.head
-                        } else {
-                            let ls = child.label_start as usize;
-                            let label = self.labels.get(ls..ls + n).unwrap_or_default();
-                            label_at(path, pos, label)
-                        };
-                        if matched {
-                            next = Some((child_idx, pos + n));
-                        }
-                    }
-                }
-            }
-            if node.n_dynamics == 0 {
-                match next {
-                    Some((child_idx, child_pos)) => {
-                        idx = child_idx;
-                        pos = child_pos;
-                        continue;
-                    }
-                    None => return,
-                }
-            }
-            if let Some((child_idx, child_pos)) = next {
-                let depth = walk.depth();
-                self.visit(matchers, walk, child_idx, child_pos);
-                walk.backtrack(depth);
-            }
-            match self.visit_dynamics(matchers, walk, node, pos) {
-                Some((child_idx, child_pos)) => {
-                    idx = child_idx;
-                    pos = child_pos;
-                }
-                None => return,
-            }
+    /// Whether the label of `node` occurs in `path` at `pos` (`w`: `word_at(path, pos)`).
+    #[inline(always)]
+    fn label_matches(&self, node: &FlatNode, path: &[u8], pos: usize, w: u64) -> bool {
+        let n = node.label_len as usize;
+        if pos + n > path.len() || (w ^ node.head) & node.head_mask != 0 {
+            return false;
+        }
+        if n <= 8 {
+            return true;
+        }
+        if (word_at(path, pos + 8) ^ node.head2) & node.head2_mask != 0 {
+            return false;
+        }
+        if n <= 16 {
+            return true;
+        }
+        let ls = node.label_start as usize + 16;
+        match self.labels.get(ls..ls + (n - 16)) {
+            Some(rest) => label_at(path, pos + 16, rest),
+            None => false,
         }
     }
 
-    /// Tries the dynamic children of `node` (entered at `pos`) in their order. The last child that
-    /// matches is not visited here but returned, values pushed, for the caller's loop to continue
-    /// with (a tail call: most parameters have no sibling, so a walk rarely recurses).
-    #[inline(never)]
-    fn visit_dynamics(
-        &self,
-        matchers: &[Matcher],
-        walk: &mut Walk<'_>,
-        node: &FlatNode,
-        pos: usize,
-    ) -> Option<(u32, usize)> {
-        let path = walk.path;
-        let mut seg_end = usize::MAX;
-        if node.n_dynamics == 0 {
-            return None;
-        }
-        let last = node.dynamics + node.n_dynamics - 1;
-        for child_idx in node.dynamics..=last {
-            let child = self.node(child_idx)?;
-            if child.min_rank >= walk.best_rank {
-                // Definition order sorts children by min_rank, so none after this one can win either;
-                // in specificity order the best rank is 0 once anything matched.
-                return None;
-            }
-            let depth = walk.depth();
-            if child.kind == KIND_SEGMENT {
-                if seg_end == usize::MAX {
-                    seg_end = segment_end(path, pos);
-                }
-                if seg_end > pos && walk.push(pos, seg_end) {
-                    if child_idx == last {
-                        return Some((child_idx, seg_end));
-                    }
-                    self.visit(matchers, walk, child_idx, seg_end);
-                    walk.backtrack(depth);
-                }
-                continue;
-            }
-            let next = match matchers.get(child.matcher as usize) {
-                Some(Matcher::Segment(check)) => {
-                    if seg_end == usize::MAX {
-                        seg_end = segment_end(path, pos);
-                    }
-                    let end = seg_end;
-                    if end <= pos {
-                        continue;
-                    }
-                    if let Some(check) = check {
-                        if !check.matches(path.get(pos..end).unwrap_or_default()) {
-                            continue;
-                        }
-                    }
-                    if !walk.push(pos, end) {
-                        continue;
-                    }
-                    end
-                }
-                Some(Matcher::Complex { regex, groups }) => {
-                    if seg_end == usize::MAX {
-                        seg_end = segment_end(path, pos);
-                    }
-                    let end = seg_end;
-                    if end <= pos
-                        || !push_groups(
-                            walk,
-                            child.matcher,
-                            regex,
-                            pos,
-                            end,
-                            groups.iter().map(|&g| g as usize),
-                        )
-                    {
-                        walk.backtrack(depth);
-                        continue;
-                    }
-                    end
-                }
-                Some(Matcher::Wildcard) => {
-                    if !walk.push(pos, path.len()) {
-                        continue;
-                    }
-                    path.len()
-                }
-                Some(Matcher::Block { regex, captures }) => {
-                    if !push_groups(walk, child.matcher, regex, pos, path.len(), 1..=*captures) {
-                        walk.backtrack(depth);
-                        continue;
-                    }
-                    path.len()
-                }
-                None => continue,
-            };
-            if child_idx == last {
-                return Some((child_idx, next));
-            }
-            self.visit(matchers, walk, child_idx, next);
-            walk.backtrack(depth);
-        }
-        None
-    }
-
-    /// The static child of `node` whose label starts with `byte`: a scan of the first bytes for up
-    /// to 8 children, one load from the node's 256-entry table beyond (measured: a binary search
-    /// there was the hottest spot of a GitHub walk, and a SWAR scan lost to the plain one below 8).
-    #[inline]
+    /// The static child of `node` whose label starts with `byte`: one SWAR compare of the packed
+    /// first bytes for up to 8 children, one load from the node's 256-entry table beyond.
+    #[inline(always)]
     fn static_child(&self, node: &FlatNode, byte: u8) -> Option<u32> {
+        if node.n_statics <= 1 {
+            // No scan for a lone child: its label compare checks the first byte anyway.
+            return (node.n_statics == 1).then_some(node.statics);
+        }
         if node.n_statics > 8 {
             let entry = *self.fanout.get(node.fanout as usize + byte as usize)?;
             return (entry != 0).then(|| node.statics + u32::from(entry) - 1);
         }
-        let start = node.statics as usize;
-        let firsts = self
-            .first_bytes
-            .get(start..start + node.n_statics as usize)?;
-        // Most nodes have one or two static children: a plain scan beats anything clever there.
-        let k = firsts.iter().position(|&b| b == byte)?;
-        Some(node.statics + k as u32)
+        let hit = has_byte(node.firsts, byte);
+        if hit == 0 {
+            return None;
+        }
+        let k = hit.trailing_zeros() / 8;
+        (k < node.n_statics).then_some(node.statics + k)
+    }
+
+    /// Runs the search from `root`; the result is in `walk.best_node` / `walk.best_rank`.
+    ///
+    /// One loop: descend through static children (trying a node's static child before its dynamic
+    /// ones), leaving a `Frame` for each node whose dynamic children are still to be tried; when a
+    /// descent ends, resume the newest frame. Every node is entered at most once per position.
+    #[inline(always)]
+    pub(crate) fn search(
+        &self,
+        matchers: &[Matcher],
+        walk: &mut Walk<'_>,
+        frames: &mut Vec<Frame>,
+        root: u32,
+    ) {
+        let path = walk.path;
+        frames.clear();
+        let Some(root_node) = self.node(root) else {
+            return;
+        };
+        if !self.label_matches(root_node, path, 0, word_at(path, 0)) {
+            return;
+        }
+        let mut idx = root;
+        let mut pos = root_node.label_len as usize;
+        'outer: loop {
+            // Descend.
+            let mut pending = None;
+            while let Some(node) = self.node(idx) {
+                if node.min_rank >= walk.best_rank {
+                    break;
+                }
+                if pos < path.len() {
+                    let w = word_at(path, pos);
+                    if let Some(c) = self.static_child(node, w as u8) {
+                        if let Some(child) = self.node(c) {
+                            if self.label_matches(child, path, pos, w) {
+                                if node.n_dynamics > 0 {
+                                    frames.push(Frame::new(node, pos, walk.depth()));
+                                }
+                                idx = c;
+                                pos += child.label_len as usize;
+                                continue;
+                            }
+                        }
+                    }
+                } else if node.leaf_rank < walk.best_rank {
+                    walk.best_rank = if walk.first_wins { 0 } else { node.leaf_rank };
+                    walk.best_node = idx;
+                    self.write_spans(node, walk);
+                }
+                if node.n_dynamics > 0 {
+                    pending = Some(Frame::new(node, pos, walk.depth()));
+                }
+                break;
+            }
+            // Try dynamic children: the node just left, else the newest frame.
+            loop {
+                let mut f = match pending.take() {
+                    Some(f) => f,
+                    None => match frames.pop() {
+                        Some(f) => f,
+                        None => break 'outer,
+                    },
+                };
+                walk.backtrack(f.depth as usize);
+                let at = f.pos as usize;
+                while f.next < f.end {
+                    let c = f.next;
+                    f.next += 1;
+                    let Some(child) = self.node(c) else {
+                        break;
+                    };
+                    if child.min_rank >= walk.best_rank {
+                        // Definition order sorts children by min_rank: none after this one can
+                        // win either; in specificity order the best rank is 0 once anything matched.
+                        break;
+                    }
+                    if let Some(next) = self.enter_dynamic(matchers, walk, child, at, &mut f) {
+                        if f.next < f.end {
+                            frames.push(f);
+                        }
+                        idx = c;
+                        pos = next;
+                        continue 'outer;
+                    }
+                    walk.backtrack(f.depth as usize);
+                }
+            }
+        }
+    }
+
+    /// Matches the dynamic node `child` at `pos` and pushes its values; the position after it.
+    #[inline(always)]
+    fn enter_dynamic(
+        &self,
+        matchers: &[Matcher],
+        walk: &mut Walk<'_>,
+        child: &FlatNode,
+        pos: usize,
+        f: &mut Frame,
+    ) -> Option<usize> {
+        if child.kind == KIND_SEGMENT {
+            let end = seg_end(walk.path, pos, f);
+            return (end > pos && walk.push(pos, end)).then_some(end);
+        }
+        self.enter_other(matchers, walk, child, pos, f)
+    }
+
+    /// `enter_dynamic` for constrained segments, wildcards and regexes (out of line).
+    #[inline(never)]
+    fn enter_other(
+        &self,
+        matchers: &[Matcher],
+        walk: &mut Walk<'_>,
+        child: &FlatNode,
+        pos: usize,
+        f: &mut Frame,
+    ) -> Option<usize> {
+        let path = walk.path;
+        match matchers.get(child.matcher as usize)? {
+            Matcher::Segment(check) => {
+                let end = seg_end(path, pos, f);
+                if end <= pos {
+                    return None;
+                }
+                if let Some(check) = check {
+                    if !check.matches(path.get(pos..end).unwrap_or_default()) {
+                        return None;
+                    }
+                }
+                walk.push(pos, end).then_some(end)
+            }
+            Matcher::Complex { regex, groups } => {
+                let end = seg_end(path, pos, f);
+                (end > pos
+                    && push_groups(
+                        walk,
+                        child.matcher,
+                        regex,
+                        pos,
+                        end,
+                        groups.iter().map(|&g| g as usize),
+                    ))
+                .then_some(end)
+            }
+            Matcher::Wildcard => walk.push(pos, path.len()).then_some(path.len()),
+            Matcher::Block { regex, captures } => {
+                push_groups(walk, child.matcher, regex, pos, path.len(), 1..=*captures)
+                    .then_some(path.len())
+            }
+        }
     }
 
     /// Writes the spans of a better match (per its leaf layout) into the caller's buffer.

@@ -378,9 +378,17 @@ impl Router {
         if path.len() >= NONE as usize {
             return Lookup::NotFound;
         }
+        // The walk is inlined here (one call fewer on the hot path); the retry is out of line.
         if let Some(id) = self.walk(flat, method_id, path, spans) {
             return Lookup::Found(id);
         }
+        self.retry(flat, method_id, path, spans)
+    }
+
+    /// The trailing-slash retry of [`Router::lookup_dynamic`]: one slash toggled, then the static
+    /// table and the walk again.
+    #[inline(never)]
+    fn retry(&self, flat: &Flat, method_id: u32, path: &[u8], spans: &mut Spans) -> Lookup {
         if !self.options.trailing_slash || path.len() <= 1 {
             return Lookup::NotFound;
         }
@@ -411,6 +419,17 @@ impl Router {
             spans.values.clear();
             return Some(id);
         }
+        self.walk_out_of_line(flat, method_id, path, spans)
+    }
+
+    #[inline(never)]
+    fn walk_out_of_line(
+        &self,
+        flat: &Flat,
+        method_id: u32,
+        path: &[u8],
+        spans: &mut Spans,
+    ) -> Option<RouteId> {
         self.walk(flat, method_id, path, spans)
     }
 
@@ -431,6 +450,7 @@ impl Router {
         self.search(flat, root, path, spans)
     }
 
+    #[inline(always)]
     fn search(&self, flat: &Flat, root: u32, path: &[u8], spans: &mut Spans) -> Option<RouteId> {
         let first_wins = self.options.order == Order::Specificity;
         let mut walk = Walk::new(
@@ -440,7 +460,7 @@ impl Router {
             &mut spans.values,
             &mut spans.locs,
         );
-        flat.search(&self.matchers, &mut walk, root);
+        flat.search(&self.matchers, &mut walk, &mut spans.frames, root);
         let node = flat.nodes.get(walk.best_node as usize)?;
         Some(node.leaf_route)
     }

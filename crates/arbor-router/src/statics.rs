@@ -122,6 +122,9 @@ pub(crate) struct Statics {
     slots: Vec<Entry>,
     shift: u32,
     bytes: Vec<u8>,
+    /// Bit `min(len, 63)` set for the length of every static route (any method): most dynamic
+    /// paths have a length no static route has, and skip the probe.
+    lens: u64,
 }
 
 impl Statics {
@@ -174,6 +177,7 @@ impl Statics {
                 route,
             };
             statics.bytes.extend_from_slice(&text);
+            statics.lens |= 1 << text.len().min(63);
             let mut i = (hash >> statics.shift) as usize;
             while let Some(slot) = statics.slots.get_mut(i) {
                 if slot.meta == EMPTY {
@@ -189,6 +193,9 @@ impl Statics {
     /// The static route of `method` whose text is exactly `path` (`scanned` from [`scan`] on it).
     #[inline(always)]
     pub(crate) fn get(&self, method: u32, path: &[u8], scanned: &Scanned) -> Option<RouteId> {
+        if self.lens & 1 << path.len().min(63) == 0 {
+            return None;
+        }
         let hash = mix(scanned.hash, u64::from(method));
         let meta = path.len() as u64 | u64::from(method) << 32;
         let mask = self.slots.len().wrapping_sub(1);

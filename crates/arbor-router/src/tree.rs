@@ -206,13 +206,23 @@ impl Tree {
 }
 
 /// A node of the flattened tree. Children are contiguous: static children at
-/// `statics..statics + n_statics` (their first bytes in `Flat::first_bytes` at the same indices),
-/// dynamic children at `dynamics..dynamics + n_dynamics`, already in trial order.
+/// `statics..statics + n_statics` (sorted by first byte), dynamic children at
+/// `dynamics..dynamics + n_dynamics`, already in trial order.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct FlatNode {
     /// The first (up to) 8 bytes of the label, little-endian, zero-padded: most labels fit, and
-    /// one masked 8-byte compare replaces the slice compare.
+    /// one masked 8-byte compare replaces the slice compare (longer labels: the first 8 bytes, then
+    /// the rest from `labels`).
     pub(crate) head: u64,
+    /// Which bytes of `head` belong to the label (`0xff` per byte).
+    pub(crate) head_mask: u64,
+    /// Bytes 8..16 of the label and their mask (zero for labels up to 8 bytes): labels up to 16
+    /// bytes are compared without reading `labels`.
+    pub(crate) head2: u64,
+    pub(crate) head2_mask: u64,
+    /// The first bytes of up to 8 static children, in child order, padded with `0xff` (never a
+    /// byte of a walked path, which is ASCII): one SWAR compare finds the child.
+    pub(crate) firsts: u64,
     /// For more than 8 static children: the start of this node's 256-entry table in
     /// `Flat::fanout` (one load finds the child instead of a binary search's chain of loads).
     pub(crate) fanout: u32,
@@ -241,7 +251,6 @@ pub(crate) const KIND_SEGMENT: u8 = 1;
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Flat {
     pub(crate) nodes: Vec<FlatNode>,
-    pub(crate) first_bytes: Vec<u8>,
     /// 256-entry tables of large fan-outs: child offset + 1 by first byte, 0 for none.
     pub(crate) fanout: Vec<u16>,
     pub(crate) labels: Vec<u8>,
@@ -321,7 +330,8 @@ pub(crate) fn flatten(
             continue;
         }
         flat.roots.push(to_u32(queue.len()));
-        queue.push((root, root));
+        // The root is merged with a lone static child too (`/`): its label is checked at offset 0.
+        queue.push((root, chain_end(root)));
         let mut head = queue.len() - 1;
         while let Some(&(first, old)) = queue.get(head) {
             head += 1;
@@ -387,6 +397,24 @@ pub(crate) fn flatten(
             for (dst, src) in head.iter_mut().zip(&label) {
                 *dst = *src;
             }
+            let mut firsts = [0xffu8; 8];
+            for (dst, &c) in firsts.iter_mut().zip(&statics) {
+                *dst = tree
+                    .nodes
+                    .get(c as usize)
+                    .and_then(|n| n.label.first())
+                    .copied()
+                    .unwrap_or(0xff);
+            }
+            let mask_of = |n: usize| match n {
+                0 => 0,
+                n if n >= 8 => u64::MAX,
+                n => u64::MAX >> (64 - 8 * n as u32),
+            };
+            let mut head2 = [0u8; 8];
+            for (dst, src) in head2.iter_mut().zip(label.iter().skip(8)) {
+                *dst = *src;
+            }
             let mut fanout = NONE;
             if statics.len() > 8 {
                 fanout = to_u32(flat.fanout.len());
@@ -401,6 +429,10 @@ pub(crate) fn flatten(
             }
             flat.nodes.push(FlatNode {
                 head: u64::from_le_bytes(head),
+                head_mask: mask_of(label.len()),
+                head2: u64::from_le_bytes(head2),
+                head2_mask: mask_of(label.len().saturating_sub(8)),
+                firsts: u64::from_le_bytes(firsts),
                 fanout,
                 label_start,
                 label_len: to_u32(label.len()),
@@ -419,7 +451,6 @@ pub(crate) fn flatten(
                     _ => KIND_OTHER,
                 },
             });
-            flat.first_bytes.push(label.first().copied().unwrap_or(0));
         }
     }
     flat
