@@ -1,21 +1,10 @@
 /** SPEC §4: verbs, match/any, HEAD, OPTIONS, 405, 404, fallback, trailing slash, error bodies — both transports. */
-import { afterEach, describe, expect, test } from 'vitest';
-import { Application, type ApplicationConfig } from '../../ts/src/app/index.js';
-import { withEngine } from './support/engine.js';
-import { type Client, transports } from './support/transport.js';
+import { describe, expect, test } from 'vitest';
+import type { Application } from '../../ts/src/app/index.js';
+import { appStarter, transports } from './support/transport.js';
 
 describe.each(transports)('HTTP semantics over $name', (transport) => {
-  let client: Client | undefined;
-  afterEach(async () => {
-    await client?.close();
-    client = undefined;
-  });
-  const start = async (setup: (app: Application) => void, config: ApplicationConfig = {}) => {
-    const app = new Application(withEngine(config));
-    setup(app);
-    client = await transport.connect(app);
-    return client;
-  };
+  const start = appStarter(transport);
 
   test('every verb method registers its verb', async () => {
     const c = await start((app) => {
@@ -85,7 +74,6 @@ describe.each(transports)('HTTP semantics over $name', (transport) => {
     expect(reply.status).toBe(405);
     expect(reply.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     expect(reply.json()).toEqual({ error: 'Method DELETE not allowed', code: 405 });
-    await client?.close();
     const off = await start(routes, { methodNotAllowed: false });
     const notFound = await off.request('/only-get', { method: 'DELETE' });
     expect(notFound.status).toBe(404);
@@ -98,7 +86,6 @@ describe.each(transports)('HTTP semantics over $name', (transport) => {
     expect(reply.status).toBe(404);
     expect(reply.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(reply.json()).toEqual({ error: 'No route for GET /missing', code: 404 });
-    await client?.close();
     const withFallback = await start((app) => {
       app.get('/x', (_req, res) => res.send());
       app.fallback((req, res) => res.status(404).json({ error: `Nothing at ${req.getUri().getPath()}` }));
@@ -110,10 +97,8 @@ describe.each(transports)('HTTP semantics over $name', (transport) => {
     const routes = (app: Application) => app.get('/users', (_req, res) => res.send('users'));
     const tolerant = await start(routes);
     expect((await tolerant.request('/users/')).text).toBe('users');
-    await client?.close();
     const strict = await start(routes, { trailingSlash: false });
     expect((await strict.request('/users/')).status).toBe(404);
-    await client?.close();
     const redirect = await start(routes, { trailingSlash: 'redirect' });
     const moved = await redirect.request('/users/?page=2');
     expect(moved.status).toBe(308);

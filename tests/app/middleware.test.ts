@@ -1,8 +1,7 @@
 /** Middleware: order, short-circuit, aliases with parameters, and the built-ins (CORS, logging, throttle). */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   Application,
-  type ApplicationConfig,
   cors,
   MemoryRateLimitStore,
   type Middleware,
@@ -13,7 +12,7 @@ import {
   throttle,
 } from '../../ts/src/app/index.js';
 import { withEngine } from './support/engine.js';
-import { type Client, transports } from './support/transport.js';
+import { appStarter, transports } from './support/transport.js';
 
 /** A middleware that records `name` on the way in and out. */
 const tracer =
@@ -26,17 +25,7 @@ const tracer =
   };
 
 describe.each(transports)('middleware over $name', (transport) => {
-  let client: Client | undefined;
-  afterEach(async () => {
-    await client?.close();
-    client = undefined;
-  });
-  const start = async (setup: (app: Application) => void, config: ApplicationConfig = {}) => {
-    const app = new Application(withEngine(config));
-    setup(app);
-    client = await transport.connect(app);
-    return client;
-  };
+  const start = appStarter(transport);
 
   test('order: application, outer group, inner group, route — and back out in reverse', async () => {
     const trace: string[] = [];

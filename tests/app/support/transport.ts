@@ -3,7 +3,9 @@
  * `app.createServer()`, requests with fetch) and `app.fetch()` in-process. Suites run once per transport.
  */
 import type { AddressInfo } from 'node:net';
-import type { Application, ArborServer } from '../../../ts/src/app/index.js';
+import { afterEach } from 'vitest';
+import { Application, type ApplicationConfig, type ArborServer } from '../../../ts/src/app/index.js';
+import { withEngine } from './engine.js';
 
 export interface Reply {
   status: number;
@@ -92,3 +94,25 @@ export const fetchTransport: Transport = {
 };
 
 export const transports: Transport[] = [httpTransport, fetchTransport];
+
+/**
+ * Per-test application start for a suite running over `transport`: `start(setup, config)` builds an
+ * application on the engine under test, connects a client, and closes it when the next one starts or
+ * the test ends.
+ */
+export function appStarter(
+  transport: Transport,
+): (setup: (app: Application) => void, config?: ApplicationConfig) => Promise<Client> {
+  let client: Client | undefined;
+  afterEach(async () => {
+    await client?.close();
+    client = undefined;
+  });
+  return async (setup, config = {}) => {
+    await client?.close();
+    const app = new Application(withEngine(config));
+    setup(app);
+    client = await transport.connect(app);
+    return client;
+  };
+}
