@@ -1,10 +1,12 @@
+import { CompiledEngine } from './engine/compiled-engine.js';
 import { type Engine, type EngineOptions, NOT_FOUND, type RouteInfo } from './engine/engine.js';
 import { createWasmEngine, createWasmEngineFromSnapshot } from './engine/wasm-engine.js';
 import { compileParamsBuilder, decode, type ParamsBuilder, readParams, readSpan } from './params-builder.js';
 
 export interface RouterOptions extends EngineOptions {
   /** Start from a compiled table (`Router#snapshot()` bytes) instead of an empty one: registration then
-   * re-attaches values with {@link Router.attach} instead of compiling patterns. */
+   * re-attaches values with {@link Router.attach} instead of compiling patterns. Pass the `order` and
+   * `trailingSlash` the snapshot was taken with (the snapshot keeps its own; the router reads these). */
   snapshot?: Uint8Array;
   /** The engine to use; defaults to the WebAssembly engine. Tests pass the reference engine. */
   engine?: (options: EngineOptions) => Engine;
@@ -14,6 +16,14 @@ export interface RouterOptions extends EngineOptions {
    * are never cached. `false` gives engine-only behaviour (the benchmarks report both).
    */
   staticMap?: boolean;
+  /**
+   * Answer small tables (up to 16 dynamic routes per method, simple patterns) with JavaScript generated
+   * from the engine's route list (default `true`; see `engine/compiled-engine.ts`): on a dozen routes the
+   * cost of entering WebAssembly alone exceeds a generated matcher's whole lookup. The engine still
+   * validates and owns every route. Applies to the default engine only; `false` sends every lookup that
+   * the static map does not answer to the WebAssembly engine.
+   */
+  compiled?: boolean;
   /**
    * Called when a new route can never be chosen for some method because an earlier one matches every
    * path it matches (SPEC §3.2). Default: a process warning (`ARBOR_ROUTE_SHADOWED`) naming both.
@@ -78,12 +88,15 @@ export class Router<T> {
     const {
       engine = createWasmEngine,
       staticMap = true,
+      compiled = true,
       snapshot,
       onShadowed = warnShadowed,
       ...engineOptions
     } = options;
     this.#onShadowed = onShadowed;
-    this.#engine = snapshot === undefined ? engine(engineOptions) : createWasmEngineFromSnapshot(snapshot);
+    const inner = snapshot === undefined ? engine(engineOptions) : createWasmEngineFromSnapshot(snapshot);
+    const front = compiled && options.engine === undefined && engineOptions.order !== 'specificity';
+    this.#engine = front ? new CompiledEngine(inner, engineOptions) : inner;
     this.#statics = staticMap ? new Map() : null;
   }
 

@@ -91,7 +91,9 @@ export class RouteCacheBoot {
     }
     let router: Router<T>;
     try {
-      router = new Router<T>({ snapshot: cache.snapshot });
+      // The options are the ones the snapshot was taken with (they are part of the fingerprint); the
+      // router needs them for what it builds in front of the engine.
+      router = new Router<T>({ ...options, snapshot: cache.snapshot });
     } catch (error) {
       const code =
         (error as { code?: string }).code === 'SNAPSHOT_VERSION'

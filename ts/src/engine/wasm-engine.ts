@@ -44,16 +44,18 @@ declare global {
 }
 
 // V8 compiles WebAssembly with its baseline compiler (Liftoff) and is meant to re-compile hot functions
-// with its optimising one. Measured on Node 24: in its default "efficiency mode" heuristics the lookup
-// export never tiered up (a dynamic lookup stayed at ~280 ns after 1.6 million calls, against ~130 ns
-// optimised). These two flags let the hot functions tier up within the first ~20,000 lookups. They
-// are process-wide (see README, Decisions); `ARBOR_V8_TIERING=off` leaves V8's defaults alone.
+// with its optimising one. Measured on Node 24: with V8's defaults the lookup export stayed on the
+// baseline code (~280 ns per dynamic lookup instead of ~120 ns) for millions of calls, and with a budget
+// of 200,000 it still took ~2.2 million lookups (~0.6 s of pure lookups) to tier up. A budget of 20,000
+// tiers up within the first ~100,000 lookups; 2,000 also tiers up the registration code and makes a
+// 10,000-route registration 1.6× slower. The flags are process-wide (see README, Decisions);
+// `ARBOR_V8_TIERING=off` leaves V8's defaults alone.
 if (process.env.ARBOR_V8_TIERING !== 'off') {
   // Node 20's V8 does not know the first flag (and says so on stderr).
   if (Number(process.versions.node.split('.')[0]) >= 22) {
     setFlagsFromString('--no-efficiency-mode-for-tiering-heuristics');
   }
-  setFlagsFromString('--wasm-tiering-budget=200000');
+  setFlagsFromString('--wasm-tiering-budget=20000');
 }
 const bindings = createRequire(import.meta.url)('./wasm-pkg/arbor_wasm.js') as WasmBindings;
 const memory = bindings.wasm_memory();

@@ -1,0 +1,166 @@
+/**
+ * The generated JavaScript front (`engine/compiled-engine.ts`) must give exactly the WebAssembly engine's
+ * answers. Differential property test: random small tables of the patterns it takes, random paths built
+ * from the same words plus everything awkward (query strings, fragments, trailing and double slashes,
+ * empty segments, escapes, raw non-ASCII, lone surrogates); every lookup compared as the router reports
+ * it (route id, decoded params, malformed flag). A table it does not take must be left to the engine.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CompiledEngine, MAX_DYNAMIC_ROUTES } from '../../ts/src/engine/compiled-engine.js';
+import { createWasmEngine } from '../../ts/src/engine/wasm-engine.js';
+import { RouteError } from '../../ts/src/errors.js';
+import { Router } from '../../ts/src/router.js';
+
+const METHODS = ['GET', 'POST'] as const;
+
+const segment = fc.constantFrom('a', 'b', 'ab', 'user', 'x.y', ':p#', ':p#', ':p#');
+const tail = fc.constantFrom('', '', '/', '/*', '/:t');
+const pattern = fc.tuple(fc.array(segment, { maxLength: 4 }), tail).map(([segments, end]) => {
+  const body = segments.map((text, k) => text.replaceAll('#', String(k))).join('/');
+  if (segments.length === 0) return end.startsWith('/') ? end : `/${end}`;
+  return `/${body}${end}`;
+});
+const route = fc.record({ methods: fc.subarray([...METHODS], { minLength: 1 }), pattern });
+
+const pathSegment = fc.constantFrom(
+  'a',
+  'b',
+  'ab',
+  'user',
+  'x.y',
+  'abc',
+  '',
+  'café',
+  'caf%C3%A9',
+  '%zz',
+  'a%2Fb',
+  '\ud800',
+  'x\udfff',
+  'a?q',
+  'b#f',
+);
+const path = fc
+  .tuple(
+    fc.array(pathSegment, { maxLength: 5 }),
+    fc.boolean(),
+    fc.constantFrom('', '', '?q=1', '#top', '?a/b'),
+  )
+  .map(
+    ([segments, slash, suffix]) =>
+      `/${segments.join('/')}${slash && segments.length > 0 ? '/' : ''}${suffix}`,
+  );
+
+interface Scenario {
+  trailingSlash: boolean;
+  routes: { methods: string[]; pattern: string }[];
+  paths: string[];
+}
+const scenario: fc.Arbitrary<Scenario> = fc.record({
+  trailingSlash: fc.boolean(),
+  routes: fc.array(route, { minLength: 1, maxLength: 10 }),
+  paths: fc.array(path, { minLength: 1, maxLength: 12 }),
+});
+
+function build(s: Scenario, compiled: boolean): Router<number> {
+  const router = new Router<number>({ trailingSlash: s.trailingSlash, compiled, onShadowed: () => {} });
+  s.routes.forEach(({ methods, pattern: p }, index) => {
+    try {
+      router.add(methods, p, index);
+    } catch (error) {
+      if (!(error instanceof RouteError)) throw error;
+    }
+  });
+  return router;
+}
+
+function answers(router: Router<number>, paths: readonly string[]): unknown[] {
+  return paths.flatMap((p) =>
+    METHODS.map((method) => {
+      const match = router.find(method, p);
+      return match === null
+        ? null
+        : { id: match.id, params: { ...match.params }, malformed: match.malformed };
+    }),
+  );
+}
+
+/** Whether the front takes a table: registers it on a bare engine and asks. */
+function takes(patterns: readonly string[], methods: readonly string[] = ['GET']): boolean {
+  const engine = new CompiledEngine(createWasmEngine());
+  for (const p of patterns) engine.insert(methods, p);
+  return engine.compiled;
+}
+
+describe('generated JavaScript front for small tables', () => {
+  it('gives the WebAssembly engine’s answers on random tables and paths', () => {
+    let compiledTables = 0;
+    fc.assert(
+      fc.property(scenario, (s) => {
+        const fast = build(s, true);
+        const engineOnly = build(s, false);
+        expect(answers(fast, s.paths)).toEqual(answers(engineOnly, s.paths));
+        const engine = new CompiledEngine(createWasmEngine({ trailingSlash: s.trailingSlash }));
+        for (const { methods, pattern: p } of s.routes) {
+          try {
+            engine.insert(methods, p);
+          } catch {}
+        }
+        if (engine.compiled) compiledTables++;
+      }),
+      { numRuns: 400 },
+    );
+    // The generators are meant to exercise the generated code, not the fallback.
+    expect(compiledTables).toBeGreaterThan(300);
+  });
+
+  it('answers the hand-picked edge cases of SPEC §3.1 like the engine', () => {
+    const s: Scenario = {
+      trailingSlash: true,
+      routes: [
+        { methods: ['GET'], pattern: '/path/foo' },
+        { methods: ['GET'], pattern: '/path/*' },
+        { methods: ['GET'], pattern: '/static/*' },
+        { methods: ['GET'], pattern: '/a/:p' },
+        { methods: ['GET'], pattern: '/x/' },
+        { methods: ['GET', 'POST'], pattern: '/users/:id/posts/:post' },
+      ],
+      paths: [
+        '/path/foo/',
+        '/static',
+        '/static/',
+        '/a/',
+        '/a//',
+        '/x',
+        '/x/',
+        '/users/1/posts/2?x',
+        '/a/%zz',
+      ],
+    };
+    const fast = build(s, true);
+    expect(fast.find('GET', '/path/foo/')?.params).toEqual({ '*': 'foo/' });
+    expect(fast.find('GET', '/static')?.params).toEqual({ '*': '' });
+    expect(fast.find('GET', '/a/')).toBeNull();
+    expect(fast.find('GET', '/a/%zz')?.malformed).toBe(true);
+    expect(answers(fast, s.paths)).toEqual(answers(build(s, false), s.paths));
+  });
+
+  it('takes only tables it can answer exactly, and leaves the rest to the engine', () => {
+    expect(takes(['/', '/users', '/users/:id', '/files/*'])).toBe(true);
+    expect(takes(['/users/:id<int>'])).toBe(false);
+    expect(takes(['/users/:id?'])).toBe(false);
+    expect(takes(['/files/:name.:ext'])).toBe(false);
+    expect(takes(['/user_:name'])).toBe(false);
+    expect(takes(['/files*'])).toBe(false);
+    expect(takes(['/café/:x'])).toBe(false);
+    expect(takes(['/{^(\\d+)$}'])).toBe(false);
+    const many = Array.from({ length: MAX_DYNAMIC_ROUTES + 1 }, (_, k) => `/r${k}/:id`);
+    expect(takes(many.slice(0, MAX_DYNAMIC_ROUTES))).toBe(true);
+    expect(takes(many)).toBe(false);
+    const specificity = new CompiledEngine(createWasmEngine({ order: 'specificity' }), {
+      order: 'specificity',
+    });
+    specificity.insert(['GET'], '/users/:id');
+    expect(specificity.compiled).toBe(false);
+  });
+});
