@@ -28,7 +28,8 @@
 import { type Engine, type Inserted, NOT_FOUND, type Order, type RouteInfo } from './engine.js';
 import { type Piece, parsePattern } from './reference/pattern.js';
 
-/** Above this many dynamic routes for one method, the wasm walk is faster than trying them in turn. */
+/** Routes are tried in turn (within a first-character group), so the cost grows with their number,
+ * while the wasm walk's does not. 16 keeps the worst case near one wasm lookup; not tuned further. */
 export const MAX_DYNAMIC_ROUTES = 16;
 
 const SPANS_CAPACITY = 64;
