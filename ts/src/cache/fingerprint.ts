@@ -32,16 +32,16 @@ export function tableOptions(config: {
 
 /** Upper-cased, duplicates dropped, first occurrence kept: exactly what the engine stores. */
 export function normaliseMethods(methods: readonly string[]): string[] {
+  // One method is the common case (10,000 routes: ~15 ms of `Set`s at start-up without this).
+  if (methods.length === 1) return [(methods[0] as string).toUpperCase()];
   return [...new Set(methods.map((m) => m.toUpperCase()))];
 }
 
 export function fingerprint(routes: readonly RouteKey[], options: TableOptions): string {
-  const hash = createHash('sha256');
-  hash.update(JSON.stringify(options));
-  for (const route of routes) {
-    // JSON per route keeps fields unambiguous whatever a regex block in the pattern contains.
-    hash.update(JSON.stringify([normaliseMethods(route.methods), route.pattern, route.name]));
-    hash.update('\n');
-  }
-  return hash.digest('hex');
+  // JSON per route keeps fields unambiguous whatever a regex block in the pattern contains; one string,
+  // hashed once (a native call per route costs more than the hashing).
+  const lines = routes.map(
+    (route) => `${JSON.stringify([normaliseMethods(route.methods), route.pattern, route.name])}\n`,
+  );
+  return createHash('sha256').update(`${JSON.stringify(options)}${lines.join('')}`).digest('hex');
 }
