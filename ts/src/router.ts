@@ -75,11 +75,20 @@ export class Router<T> {
   readonly #engine: Engine;
   readonly #values: T[] = [];
   readonly #shapes: RouteShape[] = [];
-  /** method → exact static path → the (frozen, shared) match. `null` when disabled. */
-  readonly #statics: Map<string, Map<string, RouteMatch<T>>> | null;
+  /** The generated front of the engine, when it is used (see {@link RouterOptions.compiled}). */
+  readonly #front: CompiledEngine | null;
+  /** method → exact static path → the (frozen, shared) match; `null` when disabled. */
+  readonly #staticMap: Map<string, Map<string, RouteMatch<T>>> | null;
+  /** The map the lookups consult: {@link #staticMap}, or `null` while the generated front answers the
+   * table (it has the static paths in a `switch`: asking a `Map` first would only cost). */
+  #statics: Map<string, Map<string, RouteMatch<T>>> | null = null;
+  /** Route id → the frozen, shared match of a static route (it has no parameters). */
+  readonly #staticMatches: RouteMatch<T>[] = [];
   /** Static routes registered since the last lookup. They enter the map on the next lookup, in one
    * batch: asking the engine right after each insert would make it recompile its lookup tables n times. */
   #pendingStatics: RouteInfo[] = [];
+  /** False after a registration: the next lookup prepares the static map and the front first. */
+  #ready = false;
   /** Params builders by parameter-name list: generating code per route would dominate registration. */
   readonly #builders = new Map<string, ParamsBuilder>();
   readonly #onShadowed: (route: RouteInfo, by: RouteInfo) => void;
@@ -96,8 +105,9 @@ export class Router<T> {
     this.#onShadowed = onShadowed;
     const inner = snapshot === undefined ? engine(engineOptions) : createWasmEngineFromSnapshot(snapshot);
     const front = compiled && options.engine === undefined && engineOptions.order !== 'specificity';
-    this.#engine = front ? new CompiledEngine(inner, engineOptions) : inner;
-    this.#statics = staticMap ? new Map() : null;
+    this.#front = front ? new CompiledEngine(inner, engineOptions) : null;
+    this.#engine = this.#front ?? inner;
+    this.#staticMap = staticMap ? new Map() : null;
   }
 
   /** The compiled table as bytes (versioned, checksummed), for the route cache. */
@@ -147,7 +157,24 @@ export class Router<T> {
       fixed: info.params.every((p) => !p.optional) && info.captures === 0,
       build,
     };
-    if (info.isStatic && this.#statics !== null) this.#pendingStatics.push(info);
+    if (info.isStatic) {
+      this.#staticMatches[id] = Object.freeze({
+        value,
+        id,
+        params: NO_PARAMS,
+        captures: NO_CAPTURES,
+        malformed: false,
+      });
+      if (this.#staticMap !== null) this.#pendingStatics.push(info);
+    }
+    this.#ready = false;
+  }
+
+  /** Brings the static map up to date and decides whether the lookups consult it. */
+  #prepare(): void {
+    if (this.#staticMap !== null && this.#pendingStatics.length > 0) this.#fillStaticMap(this.#staticMap);
+    this.#statics = this.#front?.compiled === true ? null : this.#staticMap;
+    this.#ready = true;
   }
 
   /**
@@ -166,15 +193,8 @@ export class Router<T> {
           byPath = new Map();
           statics.set(method, byPath);
         }
-        const value = this.#values[id] as T;
-        const match: RouteMatch<T> = {
-          value,
-          id,
-          params: NO_PARAMS,
-          captures: NO_CAPTURES,
-          malformed: false,
-        };
-        byPath.set(this.#engine.matchedPath, Object.freeze(match));
+        const match = this.#staticMatches[id];
+        if (match !== undefined) byPath.set(this.#engine.matchedPath, match);
       }
     }
   }
@@ -185,24 +205,33 @@ export class Router<T> {
 
   /** Selection only: the route id for a request, or -1. */
   lookup(method: string, path: string): number {
-    if (this.#pendingStatics.length > 0 && this.#statics !== null) this.#fillStaticMap(this.#statics);
-    const hit = this.#statics?.get(method)?.get(path);
-    return hit === undefined ? this.#engine.lookup(method, path) : hit.id;
+    if (!this.#ready) this.#prepare();
+    const statics = this.#statics;
+    if (statics !== null) {
+      const hit = statics.get(method)?.get(path);
+      if (hit !== undefined) return hit.id;
+    }
+    return this.#engine.lookup(method, path);
   }
 
   /** Finds the route for a request. `path` may carry a query string (ignored). Never throws. */
   find(method: string, path: string): RouteMatch<T> | null {
-    if (this.#pendingStatics.length > 0 && this.#statics !== null) this.#fillStaticMap(this.#statics);
-    const hit = this.#statics?.get(method)?.get(path);
-    if (hit !== undefined) return hit;
+    if (!this.#ready) this.#prepare();
+    const statics = this.#statics;
+    if (statics !== null) {
+      const hit = statics.get(method)?.get(path);
+      if (hit !== undefined) return hit;
+    }
     const engine = this.#engine;
     const id = engine.lookup(method, path);
     if (id === NOT_FOUND) return null;
+    const fixed = this.#staticMatches[id];
+    if (fixed !== undefined) return fixed;
     const shape = this.#shapes[id];
     if (shape === undefined) return null;
     const source = engine.matchedPath;
     const spans = engine.spans;
-    if (shape.fixed && !source.includes('%')) {
+    if (shape.fixed && (engine.plainValues === true || !source.includes('%'))) {
       const params = shape.build(spans, source);
       return { value: this.#values[id] as T, id, params, captures: NO_CAPTURES, malformed: false };
     }

@@ -36,20 +36,32 @@ const SPANS_CAPACITY = 64;
 const SLASH = 47;
 const QUERY = 63;
 const FRAGMENT = 35;
+const PERCENT = 37;
+/** Static text up to this long is compared inline (see mismatch). */
+const INLINE_COMPARE = 24;
+
+/** A value holds `%`: the router must decode it. */
+const ESCAPED = 1;
+/** A value the generated code must not answer for: ask the wasm engine. */
+const DEFER = 2;
+/** Added to a route id by the generated code when a value holds `%` (ids stay far below it). */
+const ESCAPED_FLAG = 0x40000000;
 
 /**
- * Whether a parameter value `text[start, end)` can be answered here: ASCII, and no `?` or `#`. A value
- * with a non-ASCII character goes to the wasm engine, whose answer holds it percent-encoded (a malformed
- * value is reported undecoded, so the text is visible); one with `?` or `#` means the path has a query
- * string or fragment, which the engine cuts off first. Checking the values, not the whole path, keeps
- * two string scans off every lookup: static text can never contain these characters.
+ * Checks a parameter value `text[start, end)`: {@link DEFER} for a non-ASCII character — the wasm engine
+ * answers with it percent-encoded (a malformed value is reported undecoded, so the text is visible) —
+ * or for `?` or `#`, which mean the path has a query string or fragment that the engine cuts off first;
+ * else {@link ESCAPED} when it holds `%`, 0 when there is nothing to decode. Checking the values, not
+ * the whole path, keeps string scans off every lookup: static text can never contain these characters.
  */
-function plainValue(text: string, start: number, end: number): boolean {
+function checkValue(text: string, start: number, end: number): number {
+  let found = 0;
   for (let k = start; k < end; k++) {
     const c = text.charCodeAt(k);
-    if (c > 0x7f || c === QUERY || c === FRAGMENT) return false;
+    if (c > 0x7f || c === QUERY || c === FRAGMENT) return DEFER;
+    if (c === PERCENT) found = ESCAPED;
   }
-  return true;
+  return found;
 }
 
 /** One generated lookup: the route id or -1; writes `[start, end]` pairs into `spans`. */
@@ -90,44 +102,91 @@ function simplePieces(pattern: string): SimplePiece[] | null {
   return out;
 }
 
-/** The code that matches one dynamic route from position 0 to `e`, or breaks out of its block. */
-function routeCode(id: number, pieces: readonly SimplePiece[]): string {
-  const label = `r${id}`;
-  const lines: string[] = [];
-  // `at` is the position as an expression: a constant while only static text has been consumed.
-  let at = '0';
-  let span = 0;
-  for (const piece of pieces) {
-    if (piece.kind === 'static') {
-      const end = at === '0' ? String(piece.text.length) : `${at} + ${piece.text.length}`;
-      lines.push(`if (${end} > e || !p.startsWith(${JSON.stringify(piece.text)}, ${at})) break ${label};`);
-      at = end;
-      if (!/^\d+$/.test(at)) {
-        lines.push(`i = ${at};`);
-        at = 'i';
-      }
-    } else if (piece.kind === 'param') {
-      lines.push(
-        `j = p.indexOf('/', ${at});`,
-        'if (j < 0 || j > e) j = e;',
-        `if (j === ${at}) break ${label};`,
-      );
-      lines.push(`s[${span++}] = ${at};`, `s[${span++}] = j;`, 'i = j;');
-      at = 'i';
-    } else {
-      lines.push(`s[${span++}] = ${at};`, `s[${span++}] = e;`);
-      at = 'e';
-    }
-  }
-  if (at !== 'e') lines.push(`if (${at} !== e) break ${label};`);
-  // The values are checked once the route matched (see plainValue).
-  for (let k = 0; k < span; k += 2) lines.push(`if (!plain(p, s[${k}], s[${k + 1}])) return -2;`);
-  lines.push(`return ${id};`);
-  return `${label}: {\n  ${lines.join('\n  ')}\n}`;
+interface DynamicRoute {
+  id: number;
+  pieces: readonly SimplePiece[];
 }
 
-interface Dynamic {
-  code: string;
+/**
+ * The condition under which `p` does not hold `text` at `at`. Short texts are compared character by
+ * character inline (TurboFan compiles `charCodeAt` of a constant index to a load); `startsWith` is a
+ * builtin call, which costs more than the comparisons on paths of a few dozen characters.
+ */
+function mismatch(text: string, at: string): string {
+  if (text.length > INLINE_COMPARE) return `!p.startsWith(${JSON.stringify(text)}, ${at})`;
+  const offset = (k: number) => (/^\d+$/.test(at) ? String(Number(at) + k) : `${at} + ${k}`);
+  return [...text].map((c, k) => `p.charCodeAt(${offset(k)}) !== ${c.charCodeAt(0)}`).join(' || ');
+}
+
+/** What a piece must be for two routes to share its code. */
+function pieceKey(piece: SimplePiece | undefined): string {
+  if (piece === undefined) return 'end';
+  return piece.kind === 'static' ? `static ${piece.text}` : piece.kind;
+}
+
+/**
+ * The code that tries `routes` in turn. They share their first `depth` pieces, already matched: `at` is
+ * the position after them (an expression) and `span` the next free span slot. Consecutive routes that
+ * share their next piece share its code too (`/event/:id` then `/event/:id/comments` match `/event/`
+ * and the parameter once); only neighbours are merged, so definition order is kept. A mismatch breaks
+ * out of the block to the next candidate; the code returns the id of the first route that matches.
+ */
+function matchCode(
+  routes: readonly DynamicRoute[],
+  depth: number,
+  at: string,
+  span: number,
+  names: { n: number },
+): string {
+  const out: string[] = [];
+  for (let k = 0; k < routes.length; ) {
+    const key = pieceKey(routes[k]?.pieces[depth]);
+    let end = k + 1;
+    while (end < routes.length && pieceKey(routes[end]?.pieces[depth]) === key) end++;
+    const group = routes.slice(k, end);
+    k = end;
+    const first = group[0] as DynamicRoute;
+    const piece = first.pieces[depth];
+    const label = `b${names.n++}`;
+    if (piece === undefined || piece.kind === 'wildcard') {
+      // The route is complete (a second identical route could never win: the first is returned).
+      const lines: string[] = [];
+      let slots = span;
+      if (piece === undefined) lines.push(`if (${at} !== e) break ${label};`);
+      else lines.push(`s[${slots++}] = ${at};`, `s[${slots++}] = e;`);
+      if (slots === 0) {
+        lines.push(`return ${first.id};`);
+      } else {
+        // The values are checked once the route matched (see checkValue).
+        const checks = [];
+        for (let slot = 0; slot < slots; slot += 2) checks.push(`check(p, s[${slot}], s[${slot + 1}])`);
+        lines.push(
+          `const x = ${checks.join(' | ')};`,
+          `if (x & ${DEFER}) return -2;`,
+          `return x === 0 ? ${first.id} : ${first.id + ESCAPED_FLAG};`,
+        );
+      }
+      out.push(`${label}: {\n${lines.join('\n')}\n}`);
+    } else if (piece.kind === 'static') {
+      const length = piece.text.length;
+      const next = /^\d+$/.test(at) ? String(Number(at) + length) : `i${names.n++}`;
+      const declare = next.startsWith('i') ? `const ${next} = ${at} + ${length};\n` : '';
+      out.push(
+        `${label}: {\nif (${at} + ${length} > e || ${mismatch(piece.text, at)}) break ${label};\n` +
+          `${declare}${matchCode(group, depth + 1, next, span, names)}\n}`,
+      );
+    } else {
+      const j = `j${names.n++}`;
+      out.push(
+        `${label}: {\nlet ${j} = ${at};\nwhile (${j} < e && p.charCodeAt(${j}) !== ${SLASH}) ${j}++;\nif (${j} === ${at}) break ${label};\n` +
+          `s[${span}] = ${at};\ns[${span + 1}] = ${j};\n${matchCode(group, depth + 1, j, span + 2, names)}\n}`,
+      );
+    }
+  }
+  return out.join('\n');
+}
+
+interface Dynamic extends DynamicRoute {
   /** The character after the leading `/` when the pattern starts with static text that long. */
   first: number | null;
 }
@@ -141,17 +200,19 @@ function methodCode(name: string, statics: Map<string, number>, dynamic: readonl
   const cases = [...statics].map(([path, id]) => `case ${JSON.stringify(path)}: return ${id};`);
   const staticSwitch =
     cases.length === 0 ? '' : `switch (e === p.length ? p : p.slice(0, e)) {\n  ${cases.join('\n  ')}\n}`;
+  const names = { n: 0 };
   let dynamicCode: string;
   if (dynamic.length > 1 && dynamic.every((d) => d.first !== null)) {
-    const groups = new Map<number, string[]>();
-    for (const d of dynamic)
-      groups.set(d.first as number, [...(groups.get(d.first as number) ?? []), d.code]);
-    const groupCases = [...groups].map(([c, codes]) => `case ${c}: {\n${codes.join('\n')}\nreturn -1;\n}`);
+    const groups = new Map<number, Dynamic[]>();
+    for (const d of dynamic) groups.set(d.first as number, [...(groups.get(d.first as number) ?? []), d]);
+    const groupCases = [...groups].map(
+      ([c, routes]) => `case ${c}: {\n${matchCode(routes, 0, '0', 0, names)}\nreturn -1;\n}`,
+    );
     dynamicCode = `switch (p.charCodeAt(1)) {\n${groupCases.join('\n')}\n}`;
   } else {
-    dynamicCode = dynamic.map((d) => d.code).join('\n');
+    dynamicCode = matchCode(dynamic, 0, '0', 0, names);
   }
-  return `function ${name}(p, e, s) {\n let i = 0, j = 0;\n${staticSwitch}\n${dynamicCode}\nreturn -1;\n}`;
+  return `function ${name}(p, e, s) {\n${staticSwitch}\n${dynamicCode}\nreturn -1;\n}`;
 }
 
 /** Generates the lookup for `routes`, or `null` when the table is not one this module takes. */
@@ -172,10 +233,7 @@ export function compileTable(routes: readonly RouteInfo[], trailingSlash: boolea
         if (!entry.statics.has(only.text)) entry.statics.set(only.text, route.id);
       } else {
         const lead = pieces[0]?.kind === 'static' ? pieces[0].text : '';
-        entry.dynamic.push({
-          code: routeCode(route.id, pieces),
-          first: lead.length >= 2 ? lead.charCodeAt(1) : null,
-        });
+        entry.dynamic.push({ id: route.id, pieces, first: lead.length >= 2 ? lead.charCodeAt(1) : null });
         if (entry.dynamic.length > MAX_DYNAMIC_ROUTES) return null;
       }
     }
@@ -204,7 +262,7 @@ return function lookup(m, p, s) {
   if (p.charCodeAt(e - 1) === ${SLASH}) return f(p, e - 1, s);
   return -3;
 };`;
-  return new Function('plain', source)(plainValue) as Lookup;
+  return new Function('check', source)(checkValue) as Lookup;
 }
 
 /**
@@ -220,6 +278,7 @@ export class CompiledEngine implements Engine {
   #lookup: Lookup | null | undefined;
   spans: ArrayLike<number> = this.#spans;
   matchedPath = '';
+  plainValues = false;
 
   constructor(inner: Engine, options: { trailingSlash?: boolean; order?: Order } = {}) {
     this.#inner = inner;
@@ -257,12 +316,14 @@ export class CompiledEngine implements Engine {
       if (id >= NOT_FOUND) {
         this.spans = this.#spans;
         this.matchedPath = matched;
-        return id;
+        this.plainValues = id < ESCAPED_FLAG;
+        return this.plainValues ? id : id - ESCAPED_FLAG;
       }
     }
     const id = this.#inner.lookup(method, path);
     this.spans = this.#inner.spans;
     this.matchedPath = this.#inner.matchedPath;
+    this.plainValues = false;
     return id;
   }
 

@@ -71,6 +71,9 @@ export interface Engine {
   readonly spans: ArrayLike<number>;
   /** The string the spans index into: the path, with non-ASCII characters percent-encoded. */
   readonly matchedPath: string;
+  /** `true` when the engine knows that no value of the last match holds a `%` (nothing to decode), so
+   * the router can skip looking; engines that do not know leave it out. */
+  readonly plainValues?: boolean;
   allowedMethods(path: string): string[];
   routes(): RouteInfo[];
   /** One route's metadata (cheap: registration asks for it after every insert). */
