@@ -5,7 +5,7 @@
 // afterwards the engine still routes the known requests exactly as before.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { VERBS } from '../../ts/src/app/index.js';
+import { headersFromMap, VERBS } from '../../ts/src/app/index.js';
 import { createFuzzApp } from './fuzz-app.js';
 
 const { app, logger } = createFuzzApp();
@@ -267,7 +267,7 @@ describe('fuzzing the application through app.fetch()', () => {
         const response = await app.dispatch({
           method: m,
           target,
-          headers: new Map(),
+          headers: headersFromMap(new Map()),
           ip: '127.0.0.1',
           hasBody: false,
           readBody: async () => new Uint8Array(0),

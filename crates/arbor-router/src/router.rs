@@ -10,7 +10,7 @@ use crate::index::Index;
 use crate::lookup::Walk;
 use crate::metadata::{routes_to_json, RouteInfo};
 use crate::route::{self, Matcher, MatcherSpec, Step};
-use crate::statics;
+use crate::statics::Probe;
 use crate::tree::{self, Flat, Leaf, Tree, NONE};
 use crate::{pattern, Inserted, Lookup, Order, RouteId, RouterOptions, Spans};
 
@@ -352,16 +352,17 @@ impl Router {
     /// ```
     pub fn lookup(&self, method_id: u32, path: &[u8], spans: &mut Spans) -> Lookup {
         let flat = self.flat();
-        let Some(scanned) = statics::scan(path) else {
-            return Lookup::NotFound;
-        };
-        let path = path.get(..scanned.len).unwrap_or_default();
         // An exact static route is final (SPEC §3 rule 2): the common case returns here, from a
         // small function; the walk and the trailing-slash retry are out of line.
-        if let Some(id) = flat.statics.get(method_id, path, &scanned) {
-            spans.values.clear();
-            return Lookup::Found(id);
-        }
+        let len = match flat.statics.probe(method_id, path) {
+            Probe::Static(id) => {
+                spans.values.clear();
+                return Lookup::Found(id);
+            }
+            Probe::Dynamic(len) => len,
+            Probe::Refused => return Lookup::NotFound,
+        };
+        let path = path.get(..len).unwrap_or_default();
         self.lookup_dynamic(flat, method_id, path, spans)
     }
 
@@ -414,12 +415,15 @@ impl Router {
         path: &[u8],
         spans: &mut Spans,
     ) -> Option<RouteId> {
-        let scanned = statics::scan(path)?;
-        if let Some(id) = flat.statics.get(method_id, path, &scanned) {
-            spans.values.clear();
-            return Some(id);
+        // `path` is already cut at any `?` / `#`: `Dynamic` keeps all of it.
+        match flat.statics.probe(method_id, path) {
+            Probe::Static(id) => {
+                spans.values.clear();
+                Some(id)
+            }
+            Probe::Dynamic(_) => self.walk_out_of_line(flat, method_id, path, spans),
+            Probe::Refused => None,
         }
-        self.walk_out_of_line(flat, method_id, path, spans)
     }
 
     #[inline(never)]

@@ -2,9 +2,10 @@
 //! static route beat any dynamic one (in both orders), so a whole-path hit is final and the walk is
 //! skipped. The tree then only serves dynamic routes (the flattened tree leaves static leaves out).
 //!
-//! The hash (FxHash-style: rotate, xor, multiply, 8 bytes at a time) is computed in the same pass
-//! that finds where the path ends (`?`, `#`) and checks that it is ASCII, so a static hit costs one
-//! scan of the path, one probe and one compare.
+//! Most dynamic paths have a length no static route has (a bit set per length): they only get one
+//! cheap pass that checks they are ASCII and hold no `?` or `#`. A path of a static route's length
+//! is checked and hashed (FxHash-style: rotate, xor, multiply, 8 bytes at a time) in one pass, so a
+//! static hit costs one scan of the path, one probe and one compare.
 
 use crate::lookup::{label_at, load4, load8, HI};
 use crate::tree::{Tree, NONE};
@@ -27,28 +28,53 @@ fn suspicious(w: u64) -> u64 {
     (w & HI) | (q.wrapping_sub(LO) & !q & HI) | (s.wrapping_sub(LO) & !s & HI)
 }
 
-/// What [`scan`] finds out about a path.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Scanned {
-    /// Length of the part that takes part in matching (before any `?` or `#`).
-    pub(crate) len: usize,
-    pub(crate) hash: u64,
-    /// The last word hashed: with `len`, it is the whole path when `len <= 8`, and the last 8 bytes
-    /// otherwise (so a hit compares only the bytes before them).
-    tail: u64,
+/// What the static table says about a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Probe {
+    /// The exact static route of the path: final.
+    Static(RouteId),
+    /// No static route: the walk takes the first `len` bytes (the part before any `?` or `#`).
+    Dynamic(usize),
+    /// A non-ASCII byte before any `?` / `#`.
+    Refused,
 }
 
-/// Where the matched part of the path ends, its hash and last word; `None` when a non-ASCII byte
-/// comes before any `?` / `#`. One pass, 8 bytes at a time.
-#[inline]
-pub(crate) fn scan(path: &[u8]) -> Option<Scanned> {
-    match hash::<true>(path) {
-        Some((hash, tail)) => Some(Scanned {
-            len: path.len(),
-            hash,
-            tail,
-        }),
-        None => slow(path),
+/// Whether `path` has no `?`, `#` or non-ASCII byte: 8 bytes at a time, one branch at the end.
+/// `x - LO` sets the high bit of a byte that is zero in `x` (or borrows from one, which only
+/// happens next to a zero byte) and of a byte `>= 0x81`, which in `w ^ '?'` or `w ^ '#'` is a
+/// non-ASCII byte of `w`, flagged anyway: so `& !x` of the exact test is not needed.
+#[inline(always)]
+fn clean(path: &[u8]) -> bool {
+    let n = path.len();
+    let flags = |w: u64| {
+        let q = w ^ (LO * u64::from(b'?'));
+        let s = w ^ (LO * u64::from(b'#'));
+        w | q.wrapping_sub(LO) | s.wrapping_sub(LO)
+    };
+    let mut acc = 0;
+    let mut i = 0;
+    while i + 8 < n {
+        acc |= flags(load8(path, i));
+        i += 8;
+    }
+    acc |= flags(last_word(path));
+    acc & HI == 0
+}
+
+/// The last word hashed: overlapping the previous one when the path is longer than 8 bytes; for a
+/// shorter path two overlapping halves, or its bytes, so that it holds every byte (no zero byte
+/// padding: [`clean`] must not see a zero as `?` or `#` after the subtraction, and it does not,
+/// since `0 ^ '?'` and `0 ^ '#'` are not zero).
+#[inline(always)]
+fn last_word(path: &[u8]) -> u64 {
+    let n = path.len();
+    if n >= 8 {
+        load8(path, n - 8)
+    } else if n >= 4 {
+        u64::from(load4(path, 0)) | u64::from(load4(path, n - 4)) << 32
+    } else {
+        let byte = |k: usize| u64::from(path.get(k).copied().unwrap_or(0));
+        byte(0) | byte(n / 2) << 8 | byte(n.saturating_sub(1)) << 16
     }
 }
 
@@ -67,44 +93,31 @@ fn hash<const CHECK: bool>(path: &[u8]) -> Option<(u64, u64)> {
         h = mix(h, w);
         i += 8;
     }
-    // The last word: overlapping the previous one when the path is longer than 8 bytes; for a
-    // shorter path two overlapping halves, or its bytes, so that it holds every byte.
-    let w = if n >= 8 {
-        load8(path, n - 8)
-    } else if n >= 4 {
-        u64::from(load4(path, 0)) | u64::from(load4(path, n - 4)) << 32
-    } else {
-        let byte = |k: usize| u64::from(path.get(k).copied().unwrap_or(0));
-        byte(0) | byte(n / 2) << 8 | byte(n.saturating_sub(1)) << 16
-    };
+    let w = last_word(path);
     if CHECK && suspicious(w) != 0 {
         return None;
     }
     Some((mix(mix(h, w), n as u64), w))
 }
 
-/// `scan` for a path with a `?`, `#` or non-ASCII byte somewhere: cut it, then hash what is left.
-#[cold]
-#[inline(never)]
-fn slow(path: &[u8]) -> Option<Scanned> {
-    let mut len = path.len();
+/// Where the matched part of a path with a `?`, `#` or non-ASCII byte somewhere ends: at the first
+/// `?` or `#`; `None` when a non-ASCII byte comes first.
+fn cut(path: &[u8]) -> Option<usize> {
     for (i, &b) in path.iter().enumerate() {
         if b == b'?' || b == b'#' {
-            len = i;
-            break;
+            return Some(i);
         }
         if b >= 0x80 {
             return None;
         }
     }
-    let (hash, tail) = hash::<false>(path.get(..len)?)?;
-    Some(Scanned { len, hash, tail })
+    Some(path.len())
 }
 
 /// One slot of the table.
 #[derive(Debug, Clone, Copy)]
 struct Entry {
-    /// `mix(scan hash, method)`.
+    /// `mix(path hash, method)`.
     hash: u64,
     tail: u64,
     /// `len | method << 32`; `EMPTY` for a free slot.
@@ -165,13 +178,14 @@ impl Statics {
         statics.slots = vec![empty; 1 << bits];
         let mask = (1usize << bits) - 1;
         for (method, text, route) in found {
-            let Some(scanned) = scan(&text) else {
+            // A route a walked path can never equal (non-ASCII, `?`, `#`) is left out.
+            let Some((hash, tail)) = hash::<false>(&text).filter(|_| clean(&text)) else {
                 continue;
             };
-            let hash = mix(scanned.hash, u64::from(method));
+            let hash = mix(hash, u64::from(method));
             let entry = Entry {
                 hash,
-                tail: scanned.tail,
+                tail,
                 meta: text.len() as u64 | u64::from(method) << 32,
                 start: u32::try_from(statics.bytes.len()).unwrap_or(NONE),
                 route,
@@ -190,19 +204,58 @@ impl Statics {
         statics
     }
 
-    /// The static route of `method` whose text is exactly `path` (`scanned` from [`scan`] on it).
+    /// Looks `path` up: its exact static route, else the length the walk takes.
+    ///
+    /// Most dynamic paths have a length no static route has: they only get the cheap [`clean`]
+    /// pass; the others are checked and hashed in one pass.
     #[inline(always)]
-    pub(crate) fn get(&self, method: u32, path: &[u8], scanned: &Scanned) -> Option<RouteId> {
-        if self.lens & 1 << path.len().min(63) == 0 {
-            return None;
+    pub(crate) fn probe(&self, method: u32, path: &[u8]) -> Probe {
+        if self.has_len(path.len()) {
+            let Some((hash, tail)) = hash::<true>(path) else {
+                return self.probe_cut(method, path);
+            };
+            return match self.get(method, path, hash, tail) {
+                Some(id) => Probe::Static(id),
+                None => Probe::Dynamic(path.len()),
+            };
         }
-        let hash = mix(scanned.hash, u64::from(method));
+        if clean(path) {
+            return Probe::Dynamic(path.len());
+        }
+        self.probe_cut(method, path)
+    }
+
+    /// [`Statics::probe`] for a path with a `?`, `#` or non-ASCII byte: cut it, then look up the rest.
+    #[cold]
+    #[inline(never)]
+    fn probe_cut(&self, method: u32, path: &[u8]) -> Probe {
+        let Some(len) = cut(path) else {
+            return Probe::Refused;
+        };
+        let path = path.get(..len).unwrap_or_default();
+        if self.has_len(len) {
+            if let Some(id) = hash::<false>(path).and_then(|(h, t)| self.get(method, path, h, t)) {
+                return Probe::Static(id);
+            }
+        }
+        Probe::Dynamic(len)
+    }
+
+    #[inline(always)]
+    fn has_len(&self, len: usize) -> bool {
+        self.lens & 1 << len.min(63) != 0
+    }
+
+    /// The static route of `method` whose text is exactly `path` (`hash` and `tail` from [`hash`]).
+    #[inline(always)]
+    fn get(&self, method: u32, path: &[u8], hash: u64, tail: u64) -> Option<RouteId> {
+        let hash = mix(hash, u64::from(method));
         let meta = path.len() as u64 | u64::from(method) << 32;
         let mask = self.slots.len().wrapping_sub(1);
         let mut i = (hash >> self.shift) as usize;
         loop {
             let entry = self.slots.get(i)?;
-            if entry.hash == hash && entry.tail == scanned.tail && entry.meta == meta {
+            if entry.hash == hash && entry.tail == tail && entry.meta == meta {
                 // Equal length and last word: only the bytes before the last 8 are left to compare.
                 let n = path.len().saturating_sub(8);
                 let start = entry.start as usize;

@@ -26,7 +26,7 @@ export {
   type NextHandler,
 } from './middleware.js';
 export { Registrar, VERBS } from './registrar.js';
-export { Request, Uri } from './request.js';
+export { type HeaderSource, headersFromMap, Request, Uri } from './request.js';
 export type { ResourceAction, ResourceOptions } from './resource.js';
 export { type HeaderValue, Response } from './response.js';
 export type { RegisteredRoute, Route } from './route.js';

@@ -14,7 +14,7 @@ import type { ResolvedHandler } from './handler.js';
 import type { Logger } from './logger.js';
 import { describe, type Middleware, runChain } from './middleware.js';
 import { VERBS } from './registrar.js';
-import { Request } from './request.js';
+import { type HeaderSource, Request } from './request.js';
 import { Response } from './response.js';
 import type { Route } from './route.js';
 
@@ -23,8 +23,7 @@ export interface IncomingInput {
   method: string;
   /** The request target as sent: `/path?query` (or an absolute URL). */
   target: string;
-  /** Lower-case names. */
-  headers: Map<string, string>;
+  headers: HeaderSource;
   ip: string;
   /** False when the request certainly has no body (no Content-Length or Transfer-Encoding, or a
    * Content-Length of 0): the pipeline then stays synchronous up to the handler. */

@@ -4,6 +4,7 @@
  */
 import { readLimited } from '../app/body.js';
 import type { IncomingInput } from '../app/kernel.js';
+import { headersFromMap } from '../app/request.js';
 import type { Dispatch } from './node-listener.js';
 
 export interface FetchInfo {
@@ -26,7 +27,7 @@ export async function handleFetch(
   const input: IncomingInput = {
     method: request.method,
     target,
-    headers,
+    headers: headersFromMap(headers),
     ip: info.remoteAddress ?? '',
     hasBody: request.body !== null,
     readBody: (limit) => readBody(request, limit),

@@ -2,10 +2,11 @@
  * The node:http request listener: `IncomingMessage` → {@link IncomingInput} → kernel → `ServerResponse`.
  * Mount it in any node:http (or https, http2-compat) server: `createServer(app.listener)`.
  */
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { readLimited } from '../app/body.js';
 import type { IncomingInput } from '../app/kernel.js';
 import type { Logger } from '../app/logger.js';
+import type { HeaderSource } from '../app/request.js';
 import type { Response } from '../app/response.js';
 
 function hasBody(req: IncomingMessage): boolean {
@@ -15,13 +16,31 @@ function hasBody(req: IncomingMessage): boolean {
 
 export type Dispatch = (input: IncomingInput) => Response | Promise<Response>;
 
-/** Node's own headers object to the kernel's lower-case map (repeated headers already joined by node). */
-function headerMap(req: IncomingMessage): Map<string, string> {
-  const map = new Map<string, string>();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) map.set(name, Array.isArray(value) ? value.join(', ') : value);
+/** Node's own headers object (lower-case names, repeated headers already joined by node) as the
+ * kernel's header source: read in place; the map of all headers is built only when asked for. */
+class NodeHeaders implements HeaderSource {
+  readonly #raw: IncomingHttpHeaders;
+  #all: Map<string, string> | undefined;
+
+  constructor(raw: IncomingHttpHeaders) {
+    this.#raw = raw;
   }
-  return map;
+
+  get(name: string): string | undefined {
+    const value = this.#raw[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  all(): Map<string, string> {
+    if (this.#all === undefined) {
+      this.#all = new Map();
+      for (const name of Object.keys(this.#raw)) {
+        const value = this.get(name);
+        if (value !== undefined) this.#all.set(name, value);
+      }
+    }
+    return this.#all;
+  }
 }
 
 export function createNodeListener(dispatch: Dispatch, logger: Logger): RequestListener {
@@ -30,7 +49,7 @@ export function createNodeListener(dispatch: Dispatch, logger: Logger): RequestL
     const input: IncomingInput = {
       method: req.method ?? 'GET',
       target: req.url ?? '/',
-      headers: headerMap(req),
+      headers: new NodeHeaders(req.headers),
       ip: req.socket.remoteAddress ?? '',
       // RFC 9112 §6.3: a request with neither Content-Length nor Transfer-Encoding has no body; then the
       // stream is never touched (node drains what was not read when the response ends).
