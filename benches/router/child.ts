@@ -1,8 +1,13 @@
 /**
- * One router in one process (as find-my-way's suite does): the JIT state one router leaves behind
- * cannot slow down or speed up the next. The parent (`run.ts`) starts this file once per router per
- * round, and once per router and table for memory, and reads the JSON it writes.
+ * The measuring process that `run.ts` starts. Two ways to time:
+ * - paired (the default of `run.ts`): every router in this one process, timed in short alternating
+ *   slices (see paired.ts), so a change in the machine's speed hits all of them alike; the file written
+ *   holds one result per router;
+ * - separate (`run.ts --separate`): one router in one process (as find-my-way's suite does), so the JIT
+ *   state one router leaves behind cannot slow down or speed up the next.
+ * Memory is always measured with one router per fresh process.
  *
+ *   child.ts --paired --adapters <a,b,…> --out <file> [--quick] [--arbor-engine …] [--cases <substr>]
  *   child.ts --adapter <name> --out <file> [--quick] [--arbor-engine wasm|reference] [--cases <substr>]
  *   child.ts --adapter <name> --out <file> --memory <table>   (needs --expose-gc)
  */
@@ -12,6 +17,7 @@ import { measure } from 'mitata';
 import type { ArborEngine } from './adapters/arbor.js';
 import { type Adapter, type Built, loadAdapters } from './adapters/index.js';
 import { BUILD_TABLES, buildCases, type Case, MODES, type Mode, type TableName } from './cases.js';
+import { type PairedEntry, timeCasePaired } from './paired.js';
 import { loadTables, type RouteTable } from './routes.js';
 import { verify } from './verify.js';
 
@@ -34,6 +40,8 @@ export interface ChildResult {
 const { values } = parseArgs({
   options: {
     adapter: { type: 'string' },
+    adapters: { type: 'string' },
+    paired: { type: 'boolean', default: false },
     out: { type: 'string' },
     quick: { type: 'boolean', default: false },
     'arbor-engine': { type: 'string', default: 'wasm' },
@@ -43,21 +51,31 @@ const { values } = parseArgs({
 });
 
 const engine = values['arbor-engine'] as ArborEngine;
-const { adapters } = await loadAdapters(engine);
-const adapter = adapters.find((a) => a.name === values.adapter);
-if (adapter === undefined || values.out === undefined) {
-  throw new Error(`usage: child.ts --adapter <${adapters.map((a) => a.name).join('|')}> --out <file>`);
-}
+const { adapters } = await loadAdapters(engine, values.paired ?? false);
 const tables = loadTables();
-const result: ChildResult = { adapter: adapter.name, verification: {}, timings: {}, registration: {} };
+const quick = values.quick ?? false;
+if (values.out === undefined) throw new Error('child.ts needs --out <file>');
 
-if (values.memory !== undefined) {
-  const memory = measureMemory(adapter, values.memory as TableName, tables[values.memory as TableName]);
-  if (memory) result.memory = memory;
+if (values.paired) {
+  const wanted = (values.adapters ?? '').split(',');
+  const chosen = adapters.filter((a) => wanted.includes(a.name));
+  if (chosen.length === 0)
+    throw new Error(`--adapters names none of: ${adapters.map((a) => a.name).join(', ')}`);
+  writeFileSync(values.out, JSON.stringify(await timePaired(chosen)));
 } else {
-  await timeAll(adapter);
+  const adapter = adapters.find((a) => a.name === values.adapter);
+  if (adapter === undefined) {
+    throw new Error(`usage: child.ts --adapter <${adapters.map((a) => a.name).join('|')}> --out <file>`);
+  }
+  const result: ChildResult = { adapter: adapter.name, verification: {}, timings: {}, registration: {} };
+  if (values.memory !== undefined) {
+    const memory = measureMemory(adapter, values.memory as TableName, tables[values.memory as TableName]);
+    if (memory) result.memory = memory;
+  } else {
+    await timeAll(adapter, result);
+  }
+  writeFileSync(values.out, JSON.stringify(result));
 }
-writeFileSync(values.out, JSON.stringify(result));
 
 /**
  * Builds a loop for one measurement with `new Function`, so every router and case gets its own copy
@@ -93,7 +111,7 @@ async function timeCase(
   c: Case,
   mode: Mode,
   names: string[][],
-  quick: boolean,
+  label: string,
 ): Promise<Timing> {
   const table = tables[c.table];
   const methods = c.requests.map((i) => table.requests[i]?.method as string);
@@ -110,7 +128,7 @@ async function timeCase(
   const stats = await measure(op, { min_cpu_time: (quick ? 40 : 600) * 1e6 });
   if (sink.value !== sink.calls * perOp) {
     throw new Error(
-      `${adapter?.name} ${c.id} ${mode}: results changed while timing (${sink.value} ≠ ${sink.calls} × ${perOp})`,
+      `${label} ${c.id} ${mode}: results changed while timing (${sink.value} ≠ ${sink.calls} × ${perOp})`,
     );
   }
   const divide = c.per === 'request' ? c.requests.length : 1;
@@ -131,31 +149,77 @@ function registrationTime(a: Adapter, table: RouteTable, quick: boolean): number
   return times[Math.floor(times.length / 2)] as number;
 }
 
-async function timeAll(a: Adapter): Promise<void> {
-  const quick = values.quick ?? false;
-  const builtBy = new Map<TableName, { built: Built; names: string[][] }>();
-  const selected = buildCases(tables).filter((c) => !values.cases || c.id.includes(values.cases));
-  // Every table a timed case uses is verified first; a full run (no --cases) verifies them all.
+/** The cases this run times, and the tables they need (a full run verifies every table). */
+function selection(): { cases: Case[]; tables: Set<TableName> } {
+  const cases = buildCases(tables).filter((c) => !values.cases || c.id.includes(values.cases));
   const needed = new Set<TableName>(
-    values.cases ? selected.map((c) => c.table) : ['small', 'github', 'generated'],
+    values.cases ? cases.map((c) => c.table) : ['small', 'github', 'generated'],
   );
   if (values.cases && 'register'.includes(values.cases)) for (const t of BUILD_TABLES) needed.add(t);
+  return { cases, tables: needed };
+}
+
+/** Verifies `a` on every needed table; the verified routers by table. */
+function verifyAll(a: Adapter, needed: Set<TableName>, result: ChildResult): PairedEntry['built'] {
+  const built: PairedEntry['built'] = {};
   for (const name of needed) {
     const verified = verify(a, tables[name]);
     result.verification[name] = { ok: verified.ok, reason: verified.reason };
-    if (verified.built) builtBy.set(name, { built: verified.built, names: verified.names });
+    if (verified.built) built[name] = { built: verified.built, names: verified.names };
   }
-  for (const c of selected) {
-    const entry = builtBy.get(c.table);
-    if (entry === undefined) continue;
-    const timings: Partial<Record<Mode, Timing>> = {};
-    for (const mode of MODES) timings[mode] = await timeCase(entry.built, c, mode, entry.names, quick);
-    result.timings[c.id] = timings;
-  }
+  return built;
+}
+
+function registrationAll(a: Adapter, built: PairedEntry['built'], result: ChildResult): void {
   for (const name of BUILD_TABLES) {
     if (values.cases && !name.includes(values.cases) && !'register'.includes(values.cases)) continue;
-    if (builtBy.get(name)?.built) result.registration[name] = registrationTime(a, tables[name], quick);
+    if (built[name]?.built) result.registration[name] = registrationTime(a, tables[name], quick);
   }
+}
+
+async function timeAll(a: Adapter, result: ChildResult): Promise<void> {
+  const { cases, tables: needed } = selection();
+  const builtBy = verifyAll(a, needed, result);
+  for (const c of cases) {
+    const entry = builtBy[c.table];
+    if (entry === undefined) continue;
+    const timings: Partial<Record<Mode, Timing>> = {};
+    for (const mode of MODES) timings[mode] = await timeCase(entry.built, c, mode, entry.names, a.name);
+    result.timings[c.id] = timings;
+  }
+  registrationAll(a, builtBy, result);
+}
+
+/** Every chosen router in this process: verified, then each case timed in alternating slices. */
+async function timePaired(chosen: readonly Adapter[]): Promise<ChildResult[]> {
+  const { cases, tables: needed } = selection();
+  const results = chosen.map(
+    (a): ChildResult => ({ adapter: a.name, verification: {}, timings: {}, registration: {} }),
+  );
+  const entries = chosen.map(
+    (a, k): PairedEntry => ({
+      name: a.name,
+      built: verifyAll(a, needed, results[k] as ChildResult),
+    }),
+  );
+  const options = quick
+    ? { rounds: 5, sliceMs: 5, warmupMs: 20 }
+    : { rounds: 25, sliceMs: 15, warmupMs: 150 };
+  for (const c of cases) {
+    for (const mode of MODES) {
+      const byName = timeCasePaired(entries, tables[c.table], c, mode, makeLoop, options);
+      chosen.forEach((a, k) => {
+        const stats = byName[a.name];
+        if (stats === undefined) return;
+        const timings = ((results[k] as ChildResult).timings[c.id] ??= {});
+        timings[mode] = stats;
+      });
+    }
+  }
+  chosen.forEach((a, k) => {
+    registrationAll(a, (entries[k] as PairedEntry).built, results[k] as ChildResult);
+  });
+  return results;
 }
 
 function measureMemory(a: Adapter, name: TableName, table: RouteTable): ChildResult['memory'] {

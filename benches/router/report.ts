@@ -17,6 +17,8 @@ export interface RunFile {
   date: string;
   quick: boolean;
   rounds: number;
+  /** Every router timed in one process per round, in alternating slices (absent in older files: separate). */
+  paired?: boolean;
   arborEngine: string;
   arborError: string | null;
   versions: Record<string, string>;
@@ -156,8 +158,15 @@ function renderRun(run: RunFile): string[] {
     );
   out.push(
     `- Machine: ${m.cpu}, ${m.cores} cores, ${m.platform}`,
-    `- Date: ${run.date}; ${run.rounds} round(s), each router in its own process per round`,
-    `- Figures: mitata's **p50** (median sample; samples batch calls when they are short) in ns, median over the rounds. mitata's avg is in the JSON beside it.`,
+    ...(run.paired === true
+      ? [
+          `- Date: ${run.date}; ${run.rounds} round(s), each one process timing every router in alternating slices (paired.ts)`,
+          `- Figures: the median of ${run.quick ? 5 : 25} slices of ~${run.quick ? 5 : 15} ms per router and case, in ns, then the median over the rounds (the mean of the slices is in the JSON beside it).`,
+        ]
+      : [
+          `- Date: ${run.date}; ${run.rounds} round(s), each router in its own process per round`,
+          `- Figures: mitata's **p50** (median sample; samples batch calls when they are short) in ns, median over the rounds. mitata's avg is in the JSON beside it.`,
+        ]),
     `- Arbor's engine: ${run.arborEngine}${run.arborError ? ` — **${run.arborError}**` : ''}`,
     `- Versions: ${Object.entries(run.versions)
       .map(([p, v]) => `${p} ${v}`)

@@ -5,10 +5,13 @@
  *
  *   tsx benches/router/run.ts [--quick] [--node-label "Node 24"] [--rounds 3] [--routers rou3,arbor]
  *                             [--cases github] [--arbor-engine wasm|reference] [--no-memory] [--out file]
+ *                             [--separate]
  *   /usr/bin/node --import tsx benches/router/run.ts …   (Node 20)
  *
- * Each router runs in its own child process per round; rounds interleave the routers, and the
- * report takes the median of the rounds, so a slow minute on a shared machine hits all routers alike.
+ * By default every round is one child process that times all routers in alternating ~15 ms slices
+ * (paired.ts): a shared machine's speed changes then hit every router alike. `--separate` runs each
+ * router in its own child process per round instead (no shared heap, but a slow minute can fall on one
+ * router). The report takes the median over the rounds.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,6 +36,7 @@ const { values } = parseArgs({
     'arbor-engine': { type: 'string', default: 'wasm' },
     'no-memory': { type: 'boolean', default: false },
     'no-report': { type: 'boolean', default: false },
+    separate: { type: 'boolean', default: false },
     out: { type: 'string' },
   },
 });
@@ -63,15 +67,18 @@ function errorLine(stderr: string): string {
   return lines.find((l) => /^\w*Error\b|^Error:/.test(l.trim())) ?? lines.slice(-3).join(' | ');
 }
 
-/** Runs child.ts with this process's loader flags (tsx's, however it was started). */
-function child(adapter: string, extra: string[], nodeFlags: string[] = []): ChildResult | null {
+/** Runs child.ts with this process's loader flags (tsx's, however it was started). `adapter` is one
+ * router's name, or a list of names for a paired run (then the child writes one result per router). */
+function child(adapter: string | string[], extra: string[], nodeFlags: string[] = []): ChildResult[] | null {
   const file = join(scratch, `${Math.random().toString(36).slice(2)}.json`);
+  const who =
+    typeof adapter === 'string' ? ['--adapter', adapter] : ['--paired', '--adapters', adapter.join(',')];
+  const label = typeof adapter === 'string' ? adapter : `${adapter.length} routers, paired`;
   const args = [
     ...nodeFlags,
     ...process.execArgv,
     childFile,
-    '--adapter',
-    adapter,
+    ...who,
     '--out',
     file,
     '--arbor-engine',
@@ -82,13 +89,14 @@ function child(adapter: string, extra: string[], nodeFlags: string[] = []): Chil
   const run = spawnSync(process.execPath, args, { stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   if (run.status !== 0) {
-    const message = `${adapter} ${extra.join(' ')}: child exited ${run.status}: ${errorLine(run.stderr ?? '')}`;
+    const message = `${label} ${extra.join(' ')}: child exited ${run.status}: ${errorLine(run.stderr ?? '')}`;
     errors.push(message);
     console.error(message);
     return null;
   }
-  console.log(`  ${adapter} ${extra.join(' ')} (${seconds} s)`);
-  return JSON.parse(readFileSync(file, 'utf8')) as ChildResult;
+  console.log(`  ${label} ${extra.join(' ')} (${seconds} s)`);
+  const written = JSON.parse(readFileSync(file, 'utf8')) as ChildResult | ChildResult[];
+  return Array.isArray(written) ? written : [written];
 }
 
 /** `object[key]`, created by `make` when absent. */
@@ -106,10 +114,16 @@ const verification: RunFile['verification'] = {};
 
 for (let round = 1; round <= rounds; round++) {
   console.log(`round ${round} of ${rounds}`);
-  for (const adapter of adapters) {
-    const extra = [...(quick ? ['--quick'] : []), ...(values.cases ? ['--cases', values.cases] : [])];
-    const r = child(adapter.name, extra);
-    if (r === null) continue;
+  const extra = [...(quick ? ['--quick'] : []), ...(values.cases ? ['--cases', values.cases] : [])];
+  const results = values.separate
+    ? adapters.flatMap((adapter) => child(adapter.name, extra) ?? [])
+    : (child(
+        // Rotate the order between rounds, as the separate mode does by process.
+        adapters.map((_, k) => adapters[(k + round - 1) % adapters.length]?.name as string),
+        extra,
+      ) ?? []);
+  for (const r of results) {
+    const adapter = { name: r.adapter };
     verification[adapter.name] = r.verification;
     for (const [caseId, byMode] of Object.entries(r.timings)) {
       for (const [mode, t] of Object.entries(byMode) as [Mode, Timing][]) {
@@ -138,7 +152,7 @@ if (!values['no-memory']) {
   console.log('memory after registration');
   for (const table of quick ? (['generated'] as const) : BUILD_TABLES) {
     for (const adapter of adapters) {
-      const r = child(adapter.name, ['--memory', table], ['--expose-gc']);
+      const [r] = child(adapter.name, ['--memory', table], ['--expose-gc']) ?? [];
       if (r?.memory) within(memory, table, (): Record<string, MemoryFigure> => ({}))[adapter.name] = r.memory;
     }
   }
@@ -183,6 +197,7 @@ const runFile: RunFile = {
   date: new Date().toISOString(),
   quick,
   rounds,
+  paired: !values.separate,
   arborEngine: engine,
   arborError,
   versions: Object.fromEntries(pkgs.map((p) => [p, packageVersion(p)])),

@@ -28,8 +28,14 @@ interface Variant {
  * Imported dynamically: until the WebAssembly engine is built, importing `Router` fails, and the
  * peers must still run. Throws with the import error when the engine is not available.
  */
-export async function arborAdapters(engine: ArborEngine = 'wasm'): Promise<Adapter[]> {
-  const { Router } = await import('../../../ts/src/router.js');
+export async function arborAdapters(engine: ArborEngine = 'wasm', isolate = false): Promise<Adapter[]> {
+  type RouterModule = typeof import('../../../ts/src/router.js');
+  const shared = (await import('../../../ts/src/router.js')) as RouterModule;
+  // `isolate` (paired timing, where all variants share one process): each variant gets its own instance
+  // of the router module, so that the type feedback of one variant's calls (a different engine class
+  // behind `Router#find`) cannot make another's polymorphic. The engine modules stay shared.
+  const routerModule = async (variant: number): Promise<RouterModule> =>
+    isolate ? ((await import(`../../../ts/src/router.js?variant=${variant}`)) as RouterModule) : shared;
   const base: RouterOptions = {};
   let suffix = '';
   if (engine === 'reference') {
@@ -52,8 +58,9 @@ export async function arborAdapters(engine: ArborEngine = 'wasm'): Promise<Adapt
       note: '`new Router({ staticMap: false, compiled: false })`: every lookup goes to the WebAssembly engine (no static-path `Map`, no generated JavaScript for small tables in front of it)',
     },
   ];
+  const routers = await Promise.all(variants.map((_, k) => routerModule(k)));
   return variants.map(
-    (variant): Adapter => ({
+    (variant, k): Adapter => ({
       name: variant.name + suffix,
       pkg: 'arbor-router',
       rule: variant.rule,
@@ -61,7 +68,7 @@ export async function arborAdapters(engine: ArborEngine = 'wasm'): Promise<Adapt
       params: '`router.find(method, path)` then `params[name]`',
       wildcardKey: '*',
       build(table: RouteTable): Built {
-        const router = new Router<number>(variant.options);
+        const router = new (routers[k] as RouterModule).Router<number>(variant.options);
         for (const route of table.routes) router.add(route.method, render(route.pieces), route.id);
         // Route ids are dense in definition order, one per `add`: the same numbers as the table's ids.
         const first = table.requests[0];

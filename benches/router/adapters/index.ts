@@ -29,9 +29,9 @@ export interface Loaded {
 }
 
 /** Arbor's adapters (when its engine loads) followed by the peers. */
-export async function loadAdapters(engine: ArborEngine = 'wasm'): Promise<Loaded> {
+export async function loadAdapters(engine: ArborEngine = 'wasm', isolate = false): Promise<Loaded> {
   try {
-    return { adapters: [...(await arborAdapters(engine)), ...PEERS], arborError: null };
+    return { adapters: [...(await arborAdapters(engine, isolate)), ...PEERS], arborError: null };
   } catch (error) {
     const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
     return { adapters: [...PEERS], arborError: `Arbor (${engine} engine) did not load: ${message}` };

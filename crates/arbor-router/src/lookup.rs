@@ -312,6 +312,26 @@ impl Flat {
                 if node.min_rank >= walk.best_rank {
                     break;
                 }
+                if pos >= path.len() {
+                    if node.leaf_rank < walk.best_rank {
+                        walk.best_rank = if walk.first_wins { 0 } else { node.leaf_rank };
+                        walk.best_node = idx;
+                        self.write_spans(node, walk);
+                    }
+                    // Children come after the tail, which needs at least one more byte.
+                    if node.n_dynamics > 0 && node.tail_len == 0 {
+                        pending = Some(Frame::new(node, pos, walk.depth()));
+                    }
+                    break;
+                }
+                if node.tail_len > 0 {
+                    let n = node.tail_len as usize;
+                    if pos + n > path.len() || (word_at(path, pos) ^ node.tail) & node.tail_mask != 0
+                    {
+                        break;
+                    }
+                    pos += n;
+                }
                 if pos < path.len() {
                     let w = word_at(path, pos);
                     if let Some(c) = self.static_child(node, w as u8) {
@@ -326,10 +346,6 @@ impl Flat {
                             }
                         }
                     }
-                } else if node.leaf_rank < walk.best_rank {
-                    walk.best_rank = if walk.first_wins { 0 } else { node.leaf_rank };
-                    walk.best_node = idx;
-                    self.write_spans(node, walk);
                 }
                 if node.n_dynamics > 0 {
                     pending = Some(Frame::new(node, pos, walk.depth()));

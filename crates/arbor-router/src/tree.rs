@@ -233,6 +233,12 @@ pub(crate) struct FlatNode {
     pub(crate) dynamics: u32,
     pub(crate) n_dynamics: u32,
     pub(crate) matcher: u32,
+    /// Static text that follows the node's own match before its children (up to 8 bytes, `tail_len`
+    /// 0 for none), with its mask: the lone static child of a node with a leaf or a dynamic node,
+    /// merged into it (`tree::flatten`). The children are matched after it; the leaf before it.
+    pub(crate) tail: u64,
+    pub(crate) tail_mask: u64,
+    pub(crate) tail_len: u32,
     /// Smallest leaf rank in this subtree: the search skips a subtree that cannot beat its best.
     pub(crate) min_rank: u32,
     pub(crate) leaf_route: u32,
@@ -264,6 +270,15 @@ pub(crate) struct Flat {
 /// The leaf the flattened tree keeps: dynamic routes only (static ones are in `Flat::statics`).
 fn dynamic_leaf(node: &BNode) -> Option<&Leaf> {
     node.leaf.as_ref().filter(|l| l.rank >= 1 << 31)
+}
+
+/// The mask of the first `n` bytes of a little-endian word.
+fn mask_of(n: usize) -> u64 {
+    match n {
+        0 => 0,
+        n if n >= 8 => u64::MAX,
+        n => u64::MAX >> (64 - 8 * n as u32),
+    }
 }
 
 fn to_u32(n: usize) -> u32 {
@@ -315,6 +330,48 @@ pub(crate) fn flatten(
         }
     };
 
+    // The text of the chain `first..=last` (each node's first live static child down to `last`).
+    let chain_label = |first: u32, last: u32, out: &mut Vec<u8>| {
+        out.clear();
+        let mut at = first;
+        while let Some(n) = tree.nodes.get(at as usize) {
+            out.extend_from_slice(&n.label);
+            if at == last {
+                break;
+            }
+            match n.statics.iter().copied().find(|&s| rank(s) != NONE) {
+                Some(next) => at = next,
+                None => break,
+            }
+        }
+    };
+    // A node that `chain_end` cannot merge with its lone static child because it has a leaf or is
+    // dynamic (`:id` then `/`) keeps that child's chain as its tail when the chain has no leaf and
+    // fits a word: one masked compare after the node instead of a node of its own. Returns the
+    // chain (first node, last node); the node then takes the last one's children.
+    let tail_of = |c: u32| {
+        let node = tree.nodes.get(c as usize)?;
+        if node.dynamics.iter().any(|&d| rank(d) != NONE) {
+            return None;
+        }
+        let mut live = node.statics.iter().copied().filter(|&s| rank(s) != NONE);
+        let (Some(x), None) = (live.next(), live.next()) else {
+            return None;
+        };
+        let last = chain_end(x);
+        let mut len = 0;
+        let mut at = x;
+        while let Some(n) = tree.nodes.get(at as usize) {
+            len += n.label.len();
+            if at == last {
+                break;
+            }
+            at = n.statics.iter().copied().find(|&s| rank(s) != NONE)?;
+        }
+        let leafless = tree.nodes.get(last as usize).is_some_and(|n| dynamic_leaf(n).is_none());
+        (leafless && len <= 8).then_some((x, last))
+    };
+
     let mut flat = Flat {
         statics: Statics::build(tree),
         ..Flat::default()
@@ -324,6 +381,7 @@ pub(crate) fn flatten(
     // last node's.
     let mut queue: Vec<(u32, u32)> = Vec::with_capacity(tree.nodes.len());
     let mut label: Vec<u8> = Vec::new();
+    let mut tail_text: Vec<u8> = Vec::new();
     for &root in &tree.roots {
         if rank(root) == NONE {
             flat.roots.push(NONE);
@@ -338,19 +396,24 @@ pub(crate) fn flatten(
             let Some(node) = tree.nodes.get(old as usize) else {
                 continue;
             };
-            label.clear();
-            let mut at = first;
-            while let Some(n) = tree.nodes.get(at as usize) {
-                label.extend_from_slice(&n.label);
-                if at == old {
-                    break;
+            chain_label(first, old, &mut label);
+            // The children are those of the tail's last node, when the node has a tail.
+            let (tail_len, tail, tail_mask, kids) = match tail_of(old) {
+                Some((x, last)) => {
+                    chain_label(x, last, &mut tail_text);
+                    let mut word = [0u8; 8];
+                    for (dst, src) in word.iter_mut().zip(&tail_text) {
+                        *dst = *src;
+                    }
+                    let len = tail_text.len();
+                    (to_u32(len), u64::from_le_bytes(word), mask_of(len), last)
                 }
-                match n.statics.iter().copied().find(|&s| rank(s) != NONE) {
-                    Some(next) => at = next,
-                    None => break,
-                }
-            }
-            let mut statics: Vec<u32> = node
+                None => (0, 0, 0, old),
+            };
+            let Some(kids) = tree.nodes.get(kids as usize) else {
+                continue;
+            };
+            let mut statics: Vec<u32> = kids
                 .statics
                 .iter()
                 .copied()
@@ -363,7 +426,7 @@ pub(crate) fn flatten(
                     .and_then(|n| n.label.first())
                     .copied()
             });
-            let mut dynamics: Vec<u32> = node
+            let mut dynamics: Vec<u32> = kids
                 .dynamics
                 .iter()
                 .copied()
@@ -406,11 +469,6 @@ pub(crate) fn flatten(
                     .copied()
                     .unwrap_or(0xff);
             }
-            let mask_of = |n: usize| match n {
-                0 => 0,
-                n if n >= 8 => u64::MAX,
-                n => u64::MAX >> (64 - 8 * n as u32),
-            };
             let mut head2 = [0u8; 8];
             for (dst, src) in head2.iter_mut().zip(label.iter().skip(8)) {
                 *dst = *src;
@@ -441,6 +499,9 @@ pub(crate) fn flatten(
                 dynamics: statics_at + to_u32(statics.len()),
                 n_dynamics: to_u32(dynamics.len()),
                 matcher: node.matcher.unwrap_or(NONE),
+                tail,
+                tail_mask,
+                tail_len,
                 min_rank: rank(old),
                 leaf_route,
                 leaf_rank,

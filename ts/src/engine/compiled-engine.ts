@@ -198,8 +198,10 @@ interface Dynamic extends DynamicRoute {
  */
 function methodCode(name: string, statics: Map<string, number>, dynamic: readonly Dynamic[]): string {
   const cases = [...statics].map(([path, id]) => `case ${JSON.stringify(path)}: return ${id};`);
+  // The exact path was already tried by the lookup's own switch: only a shortened one (the trailing
+  // slash retry) is looked up here.
   const staticSwitch =
-    cases.length === 0 ? '' : `switch (e === p.length ? p : p.slice(0, e)) {\n  ${cases.join('\n  ')}\n}`;
+    cases.length === 0 ? '' : `if (e !== p.length) switch (p.slice(0, e)) {\n  ${cases.join('\n  ')}\n}`;
   const names = { n: 0 };
   let dynamicCode: string;
   if (dynamic.length > 1 && dynamic.every((d) => d.first !== null)) {
@@ -238,6 +240,20 @@ export function compileTable(routes: readonly RouteInfo[], trailingSlash: boolea
       }
     }
   }
+  // Exact static paths first, whatever the method: the commonest requests return without a call.
+  const staticPaths = new Map<string, string[]>();
+  for (const [method, { statics }] of byMethod) {
+    for (const [path, id] of statics) {
+      staticPaths.set(path, [
+        ...(staticPaths.get(path) ?? []),
+        `if (m === ${JSON.stringify(method)}) return ${id};`,
+      ]);
+    }
+  }
+  const exact =
+    staticPaths.size === 0
+      ? ''
+      : `switch (p) {\n${[...staticPaths].map(([path, checks]) => `case ${JSON.stringify(path)}: ${checks.join(' ')} break;`).join('\n')}\n}`;
   const functions: string[] = [];
   const dispatch: string[] = [];
   [...byMethod].forEach(([method, { statics, dynamic }], k) => {
@@ -249,6 +265,7 @@ export function compileTable(routes: readonly RouteInfo[], trailingSlash: boolea
   // whole path, the engine only what comes before them.
   const source = `${functions.join('\n')}
 return function lookup(m, p, s) {
+  ${exact}
   let f;
   switch (m) {
     ${dispatch.join('\n    ')}
