@@ -1,0 +1,265 @@
+/**
+ * The code generator behind `compiled-engine.ts`: one JavaScript lookup function for a small route
+ * table, built from the engine's route list. See that module for when it is used and why.
+ *
+ * Shape of the generated function: exact static paths in a `switch` (before the method is even looked
+ * at); then, per method, the dynamic routes in definition order, grouped by the first character after
+ * the `/` (two groups can never match the same path), neighbouring routes sharing the code of their
+ * common leading pieces. It returns a route id (plus {@link ESCAPED_FLAG} when a value holds `%`), -1,
+ * or -2 (ask the wasm engine) / -3 (retry with a slash added) for the caller.
+ */
+import type { RouteInfo } from './engine.js';
+import { type Piece, parsePattern } from './reference/pattern.js';
+
+/** Routes are tried in turn (within a first-character group), so the cost grows with their number,
+ * while the wasm walk's does not. 16 keeps the worst case near one wasm lookup; not tuned further. */
+export const MAX_DYNAMIC_ROUTES = 16;
+
+const SLASH = 47;
+const QUERY = 63;
+const FRAGMENT = 35;
+const PERCENT = 37;
+/** Static text up to this long is compared inline (see mismatch). */
+const INLINE_COMPARE = 24;
+
+/** A value holds `%`: the router must decode it. */
+const ESCAPED = 1;
+/** A value the generated code must not answer for: ask the wasm engine. */
+const DEFER = 2;
+/** Added to a route id by the generated code when a value holds `%` (ids stay far below it). */
+export const ESCAPED_FLAG = 0x40000000;
+
+/**
+ * Checks a parameter value `text[start, end)`: {@link DEFER} for a non-ASCII character — the wasm engine
+ * answers with it percent-encoded (a malformed value is reported undecoded, so the text is visible) —
+ * or for `?` or `#`, which mean the path has a query string or fragment that the engine cuts off first;
+ * else {@link ESCAPED} when it holds `%`, 0 when there is nothing to decode. Checking the values, not
+ * the whole path, keeps string scans off every lookup: static text can never contain these characters.
+ */
+function checkValue(text: string, start: number, end: number): number {
+  let found = 0;
+  for (let k = start; k < end; k++) {
+    const c = text.charCodeAt(k);
+    if (c > 0x7f || c === QUERY || c === FRAGMENT) return DEFER;
+    if (c === PERCENT) found = ESCAPED;
+  }
+  return found;
+}
+
+/** One generated lookup: the route id or -1; writes `[start, end]` pairs into `spans`. */
+export type Lookup = (method: string, path: string, spans: Uint32Array) => number;
+
+/** A pattern the generated code can match: static text, whole-segment parameters, a trailing `*`. */
+type SimplePiece = { kind: 'static'; text: string } | { kind: 'param' } | { kind: 'wildcard' };
+
+function simplePieces(pattern: string): SimplePiece[] | null {
+  let pieces: Piece[];
+  try {
+    pieces = parsePattern(pattern);
+  } catch {
+    return null;
+  }
+  const out: SimplePiece[] = [];
+  for (let i = 0; i < pieces.length; i++) {
+    const piece = pieces[i] as Piece;
+    const before = pieces[i - 1];
+    const after = pieces[i + 1];
+    if (piece.kind === 'static') {
+      if (piece.text.includes('%')) return null;
+      out.push({ kind: 'static', text: piece.text });
+    } else if (piece.kind === 'param') {
+      if (piece.constraint !== null || piece.optional) return null;
+      // A whole segment: after a `/`, and followed by nothing or by a `/`.
+      if (before?.kind !== 'static' || !before.text.endsWith('/')) return null;
+      if (after !== undefined && (after.kind !== 'static' || !after.text.startsWith('/'))) return null;
+      out.push({ kind: 'param' });
+    } else if (piece.kind === 'wildcard') {
+      // The wildcard is always last; taken only as a whole segment (`/files/*`, not `/files*`).
+      if (before?.kind !== 'static' || !before.text.endsWith('/')) return null;
+      out.push({ kind: 'wildcard' });
+    } else {
+      return null;
+    }
+  }
+  return out;
+}
+
+interface DynamicRoute {
+  id: number;
+  pieces: readonly SimplePiece[];
+}
+
+/**
+ * The condition under which `p` does not hold `text` at `at`. Short texts are compared character by
+ * character inline (TurboFan compiles `charCodeAt` of a constant index to a load); `startsWith` is a
+ * builtin call, which costs more than the comparisons on paths of a few dozen characters.
+ */
+function mismatch(text: string, at: string): string {
+  if (text.length > INLINE_COMPARE) return `!p.startsWith(${JSON.stringify(text)}, ${at})`;
+  const offset = (k: number) => (/^\d+$/.test(at) ? String(Number(at) + k) : `${at} + ${k}`);
+  return [...text].map((c, k) => `p.charCodeAt(${offset(k)}) !== ${c.charCodeAt(0)}`).join(' || ');
+}
+
+/** What a piece must be for two routes to share its code. */
+function pieceKey(piece: SimplePiece | undefined): string {
+  if (piece === undefined) return 'end';
+  return piece.kind === 'static' ? `static ${piece.text}` : piece.kind;
+}
+
+/**
+ * The code that tries `routes` in turn. They share their first `depth` pieces, already matched: `at` is
+ * the position after them (an expression) and `span` the next free span slot. Consecutive routes that
+ * share their next piece share its code too (`/event/:id` then `/event/:id/comments` match `/event/`
+ * and the parameter once); only neighbours are merged, so definition order is kept. A mismatch breaks
+ * out of the block to the next candidate; the code returns the id of the first route that matches.
+ */
+function matchCode(
+  routes: readonly DynamicRoute[],
+  depth: number,
+  at: string,
+  span: number,
+  names: { n: number },
+): string {
+  const out: string[] = [];
+  for (let k = 0; k < routes.length; ) {
+    const key = pieceKey(routes[k]?.pieces[depth]);
+    let end = k + 1;
+    while (end < routes.length && pieceKey(routes[end]?.pieces[depth]) === key) end++;
+    const group = routes.slice(k, end);
+    k = end;
+    const first = group[0] as DynamicRoute;
+    const piece = first.pieces[depth];
+    const label = `b${names.n++}`;
+    if (piece === undefined || piece.kind === 'wildcard') {
+      // The route is complete (a second identical route could never win: the first is returned).
+      const lines: string[] = [];
+      let slots = span;
+      if (piece === undefined) lines.push(`if (${at} !== e) break ${label};`);
+      else lines.push(`s[${slots++}] = ${at};`, `s[${slots++}] = e;`);
+      if (slots === 0) {
+        lines.push(`return ${first.id};`);
+      } else {
+        // The values are checked once the route matched (see checkValue).
+        const checks = [];
+        for (let slot = 0; slot < slots; slot += 2) checks.push(`check(p, s[${slot}], s[${slot + 1}])`);
+        lines.push(
+          `const x = ${checks.join(' | ')};`,
+          `if (x & ${DEFER}) return -2;`,
+          `return x === 0 ? ${first.id} : ${first.id + ESCAPED_FLAG};`,
+        );
+      }
+      out.push(`${label}: {\n${lines.join('\n')}\n}`);
+    } else if (piece.kind === 'static') {
+      const length = piece.text.length;
+      const next = /^\d+$/.test(at) ? String(Number(at) + length) : `i${names.n++}`;
+      const declare = next.startsWith('i') ? `const ${next} = ${at} + ${length};\n` : '';
+      out.push(
+        `${label}: {\nif (${at} + ${length} > e || ${mismatch(piece.text, at)}) break ${label};\n` +
+          `${declare}${matchCode(group, depth + 1, next, span, names)}\n}`,
+      );
+    } else {
+      const j = `j${names.n++}`;
+      out.push(
+        `${label}: {\nlet ${j} = ${at};\nwhile (${j} < e && p.charCodeAt(${j}) !== ${SLASH}) ${j}++;\nif (${j} === ${at}) break ${label};\n` +
+          `s[${span}] = ${at};\ns[${span + 1}] = ${j};\n${matchCode(group, depth + 1, j, span + 2, names)}\n}`,
+      );
+    }
+  }
+  return out.join('\n');
+}
+
+interface Dynamic extends DynamicRoute {
+  /** The character after the leading `/` when the pattern starts with static text that long. */
+  first: number | null;
+}
+
+/**
+ * The lookup for one method: exact static paths, then dynamic routes in definition order. When every
+ * dynamic route starts with a known character after the `/`, they are grouped by it: routes of two
+ * groups can never match the same path, so only one group is tried and the order within it is kept.
+ */
+function methodCode(name: string, statics: Map<string, number>, dynamic: readonly Dynamic[]): string {
+  const cases = [...statics].map(([path, id]) => `case ${JSON.stringify(path)}: return ${id};`);
+  // The exact path was already tried by the lookup's own switch: only a shortened one (the trailing
+  // slash retry) is looked up here.
+  const staticSwitch =
+    cases.length === 0 ? '' : `if (e !== p.length) switch (p.slice(0, e)) {\n  ${cases.join('\n  ')}\n}`;
+  const names = { n: 0 };
+  let dynamicCode: string;
+  if (dynamic.length > 1 && dynamic.every((d) => d.first !== null)) {
+    const groups = new Map<number, Dynamic[]>();
+    for (const d of dynamic) groups.set(d.first as number, [...(groups.get(d.first as number) ?? []), d]);
+    const groupCases = [...groups].map(
+      ([c, routes]) => `case ${c}: {\n${matchCode(routes, 0, '0', 0, names)}\nreturn -1;\n}`,
+    );
+    dynamicCode = `switch (p.charCodeAt(1)) {\n${groupCases.join('\n')}\n}`;
+  } else {
+    dynamicCode = matchCode(dynamic, 0, '0', 0, names);
+  }
+  return `function ${name}(p, e, s) {\n${staticSwitch}\n${dynamicCode}\nreturn -1;\n}`;
+}
+
+/** Generates the lookup for `routes`, or `null` when the table is not one this module takes. */
+export function compileTable(routes: readonly RouteInfo[], trailingSlash: boolean): Lookup | null {
+  const byMethod = new Map<string, { statics: Map<string, number>; dynamic: Dynamic[] }>();
+  for (const route of routes) {
+    const pieces = simplePieces(route.pattern);
+    if (pieces === null) return null;
+    for (const method of route.methods) {
+      let entry = byMethod.get(method);
+      if (entry === undefined) {
+        entry = { statics: new Map(), dynamic: [] };
+        byMethod.set(method, entry);
+      }
+      const only = pieces[0];
+      if (pieces.length === 1 && only?.kind === 'static') {
+        // The first registration of a path wins (a second one is a conflict the engine refused).
+        if (!entry.statics.has(only.text)) entry.statics.set(only.text, route.id);
+      } else {
+        const lead = pieces[0]?.kind === 'static' ? pieces[0].text : '';
+        entry.dynamic.push({ id: route.id, pieces, first: lead.length >= 2 ? lead.charCodeAt(1) : null });
+        if (entry.dynamic.length > MAX_DYNAMIC_ROUTES) return null;
+      }
+    }
+  }
+  // Exact static paths first, whatever the method: the commonest requests return without a call.
+  const staticPaths = new Map<string, string[]>();
+  for (const [method, { statics }] of byMethod) {
+    for (const [path, id] of statics) {
+      staticPaths.set(path, [
+        ...(staticPaths.get(path) ?? []),
+        `if (m === ${JSON.stringify(method)}) return ${id};`,
+      ]);
+    }
+  }
+  const exact =
+    staticPaths.size === 0
+      ? ''
+      : `switch (p) {\n${[...staticPaths].map(([path, checks]) => `case ${JSON.stringify(path)}: ${checks.join(' ')} break;`).join('\n')}\n}`;
+  const functions: string[] = [];
+  const dispatch: string[] = [];
+  [...byMethod].forEach(([method, { statics, dynamic }], k) => {
+    functions.push(methodCode(`m${k}`, statics, dynamic));
+    dispatch.push(`case ${JSON.stringify(method)}: f = m${k}; break;`);
+  });
+  // -2: ask the wasm engine; -3: retry with a slash added (the caller builds the longer path).
+  // A miss is only final when the path has no query string or fragment: the generated code compares the
+  // whole path, the engine only what comes before them.
+  const source = `${functions.join('\n')}
+return function lookup(m, p, s) {
+  ${exact}
+  let f;
+  switch (m) {
+    ${dispatch.join('\n    ')}
+    default: return -1;
+  }
+  const e = p.length;
+  const id = f(p, e, s);
+  if (id !== -1) return id;
+  if (p.indexOf('?') >= 0 || p.indexOf('#') >= 0) return -2;
+  if (${!trailingSlash} || e <= 1) return -1;
+  if (p.charCodeAt(e - 1) === ${SLASH}) return f(p, e - 1, s);
+  return -3;
+};`;
+  return new Function('check', source)(checkValue) as Lookup;
+}
