@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CompiledEngine, MAX_DYNAMIC_ROUTES } from '../../ts/src/engine/compiled-engine.js';
+import { CompiledEngine, MAX_DYNAMIC_ROUTES, MAX_STATIC_PATHS } from '../../ts/src/engine/compiled-engine.js';
 import { createWasmEngine } from '../../ts/src/engine/wasm-engine.js';
 import { RouteError } from '../../ts/src/errors.js';
 import { Router } from '../../ts/src/router.js';
@@ -157,6 +157,9 @@ describe('generated JavaScript front for small tables', () => {
     const many = Array.from({ length: MAX_DYNAMIC_ROUTES + 1 }, (_, k) => `/r${k}/:id`);
     expect(takes(many.slice(0, MAX_DYNAMIC_ROUTES))).toBe(true);
     expect(takes(many)).toBe(false);
+    const statics = Array.from({ length: MAX_STATIC_PATHS + 1 }, (_, k) => `/s${k}`);
+    expect(takes(statics.slice(0, MAX_STATIC_PATHS))).toBe(true);
+    expect(takes(statics)).toBe(false);
     const specificity = new CompiledEngine(createWasmEngine({ order: 'specificity' }), {
       order: 'specificity',
     });

@@ -10,7 +10,8 @@
  *
  * Who decides: the wasm engine stays the single source of truth. It parses and validates every pattern,
  * detects conflicts, owns the metadata and answers every table or path this module does not take:
- * - only definition order, and only tables of at most {@link MAX_DYNAMIC_ROUTES} dynamic routes per method;
+ * - only definition order, and only tables of at most 16 dynamic routes and 64 static paths per method
+ *   (`MAX_DYNAMIC_ROUTES`, `MAX_STATIC_PATHS`);
  * - only patterns made of static text, whole-segment parameters without constraint or `?`, and a
  *   trailing `*` (anything else — constraints, several parameters in one segment, regex blocks — keeps
  *   the whole table on the wasm engine);
@@ -32,7 +33,7 @@
 import { compileTable, ESCAPED_FLAG, type Lookup } from './compiled-table.js';
 import { type Engine, type Inserted, NOT_FOUND, type Order, type RouteInfo } from './engine.js';
 
-export { MAX_DYNAMIC_ROUTES } from './compiled-table.js';
+export { MAX_DYNAMIC_ROUTES, MAX_STATIC_PATHS } from './compiled-table.js';
 
 const SPANS_CAPACITY = 64;
 

@@ -15,6 +15,10 @@ import { type Piece, parsePattern } from './reference/pattern.js';
  * while the wasm walk's does not. 16 keeps the worst case near one wasm lookup; not tuned further. */
 export const MAX_DYNAMIC_ROUTES = 16;
 
+/** V8 compiles a `switch` over strings to comparisons in turn: beyond this many static paths a `Map`
+ * (the router's static map, used when this generator declines the table) is the better index. */
+export const MAX_STATIC_PATHS = 64;
+
 const SLASH = 47;
 const QUERY = 63;
 const FRAGMENT = 35;
@@ -215,6 +219,7 @@ export function compileTable(routes: readonly RouteInfo[], trailingSlash: boolea
       if (pieces.length === 1 && only?.kind === 'static') {
         // The first registration of a path wins (a second one is a conflict the engine refused).
         if (!entry.statics.has(only.text)) entry.statics.set(only.text, route.id);
+        if (entry.statics.size > MAX_STATIC_PATHS) return null;
       } else {
         const lead = pieces[0]?.kind === 'static' ? pieces[0].text : '';
         entry.dynamic.push({ id: route.id, pieces, first: lead.length >= 2 ? lead.charCodeAt(1) : null });
