@@ -245,6 +245,8 @@ pub(crate) struct FlatNode {
     pub(crate) leaf_rank: u32,
     pub(crate) layout_start: u32,
     pub(crate) layout_len: u32,
+    /// The layout is `0, 1, 2, ..`: the spans are the first values pushed, copied as they are.
+    pub(crate) layout_identity: bool,
     /// `KIND_SEGMENT` for an unconstrained segment parameter (the common case, checked without
     /// looking at the matcher), `KIND_OTHER` otherwise.
     pub(crate) kind: u8,
@@ -449,12 +451,13 @@ pub(crate) fn flatten(
             let label_start = to_u32(flat.labels.len());
             flat.labels.extend_from_slice(&label);
             let layout_start = to_u32(flat.layouts.len());
-            let (leaf_route, leaf_rank, layout_len) = match dynamic_leaf(node) {
+            let (leaf_route, leaf_rank, layout_len, layout_identity) = match dynamic_leaf(node) {
                 Some(leaf) => {
                     flat.layouts.extend_from_slice(&leaf.layout);
-                    (leaf.route, leaf.rank, to_u32(leaf.layout.len()))
+                    let identity = (0..).zip(&leaf.layout).all(|(k, &slot)| slot == k);
+                    (leaf.route, leaf.rank, to_u32(leaf.layout.len()), identity)
                 }
-                None => (NONE, NONE, 0),
+                None => (NONE, NONE, 0, false),
             };
             let mut head = [0u8; 8];
             for (dst, src) in head.iter_mut().zip(&label) {
@@ -507,6 +510,7 @@ pub(crate) fn flatten(
                 leaf_rank,
                 layout_start,
                 layout_len,
+                layout_identity,
                 kind: match node.matcher {
                     Some(m) if is_plain_segment(m) => KIND_SEGMENT,
                     _ => KIND_OTHER,

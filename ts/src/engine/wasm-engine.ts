@@ -67,6 +67,8 @@ const SPANS_CAPACITY = 64;
 class WasmRouteEngine implements Engine {
   readonly #wasm: WasmEngine;
   readonly #methodIds = new Map<string, number>();
+  #lastMethod: string | undefined;
+  #lastMethodId = 0;
   readonly #capacity: number;
   #memoryBuffer: ArrayBufferLike | undefined;
   #input = new Uint8Array(0);
@@ -102,8 +104,17 @@ class WasmRouteEngine implements Engine {
   }
 
   lookup(method: string, path: string): number {
-    const methodId = this.#methodIds.get(method);
-    if (methodId === undefined) return NOT_FOUND;
+    // Servers pass the same few method strings over and over (node's parser hands out one string per
+    // method), so the last one answers most lookups without a `Map` probe.
+    let methodId: number | undefined;
+    if (method === this.#lastMethod) {
+      methodId = this.#lastMethodId;
+    } else {
+      methodId = this.#methodIds.get(method);
+      if (methodId === undefined) return NOT_FOUND;
+      this.#lastMethod = method;
+      this.#lastMethodId = methodId;
+    }
     const length = path.length;
     // A view over memory that grew is detached (length 0). The engine does not allocate per lookup,
     // but its first lookups may size internal buffers: one load here keeps us from writing into a
@@ -111,11 +122,15 @@ class WasmRouteEngine implements Engine {
     if (this.#input.length === 0) this.#refreshViews();
     if (length <= SHORT_PATH) {
       const input = this.#input;
+      // One test after the loop instead of a branch per character: a non-ASCII path is rare, and the
+      // bytes written for it are simply not used.
+      let seen = 0;
       for (let i = 0; i < length; i++) {
         const code = path.charCodeAt(i);
-        if (code > 0x7f) return this.#lookupEncoded(method, path);
+        seen |= code;
         input[i] = code;
       }
+      if (seen > 0x7f) return this.#lookupEncoded(method, path);
     } else if (length > this.#capacity || this.#inputBuffer.utf8Write(path, 0) !== length) {
       // Longer than the input area, or not ASCII (UTF-8 needed more bytes than characters).
       return this.#lookupEncoded(method, path);
