@@ -326,7 +326,8 @@ impl Flat {
                 }
                 if node.tail_len > 0 {
                     let n = node.tail_len as usize;
-                    if pos + n > path.len() || (word_at(path, pos) ^ node.tail) & node.tail_mask != 0
+                    if pos + n > path.len()
+                        || (word_at(path, pos) ^ node.tail) & node.tail_mask != 0
                     {
                         break;
                     }
@@ -452,19 +453,12 @@ impl Flat {
 
     /// Writes the spans of a better match (per its leaf layout) into the caller's buffer.
     fn write_spans(&self, node: &FlatNode, walk: &mut Walk<'_>) {
-        walk.out.clear();
-        if node.layout_identity {
-            // The common layout (value `k` is pair `k`): one copy instead of a loop over slots.
-            if let Some(values) = walk.stack.get(..2 * node.layout_len as usize) {
-                walk.out.extend_from_slice(values);
-                return;
-            }
-        }
         let start = node.layout_start as usize;
         let layout = self
             .layouts
             .get(start..start + node.layout_len as usize)
             .unwrap_or_default();
+        walk.out.clear();
         for &slot in layout {
             let at = 2 * slot as usize;
             let pair = match walk.stack.get(at..at + 2) {

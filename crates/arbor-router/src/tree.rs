@@ -245,8 +245,6 @@ pub(crate) struct FlatNode {
     pub(crate) leaf_rank: u32,
     pub(crate) layout_start: u32,
     pub(crate) layout_len: u32,
-    /// The layout is `0, 1, 2, ..`: the spans are the first values pushed, copied as they are.
-    pub(crate) layout_identity: bool,
     /// `KIND_SEGMENT` for an unconstrained segment parameter (the common case, checked without
     /// looking at the matcher), `KIND_OTHER` otherwise.
     pub(crate) kind: u8,
@@ -350,7 +348,7 @@ pub(crate) fn flatten(
     // A node that `chain_end` cannot merge with its lone static child because it has a leaf or is
     // dynamic (`:id` then `/`) keeps that child's chain as its tail when the chain has no leaf and
     // fits a word: one masked compare after the node instead of a node of its own. Returns the
-    // chain (first node, last node); the node then takes the last one's children.
+    // chain's text and last node, whose children the node then takes.
     let tail_of = |c: u32| {
         let node = tree.nodes.get(c as usize)?;
         if node.dynamics.iter().any(|&d| rank(d) != NONE) {
@@ -361,17 +359,13 @@ pub(crate) fn flatten(
             return None;
         };
         let last = chain_end(x);
-        let mut len = 0;
-        let mut at = x;
-        while let Some(n) = tree.nodes.get(at as usize) {
-            len += n.label.len();
-            if at == last {
-                break;
-            }
-            at = n.statics.iter().copied().find(|&s| rank(s) != NONE)?;
-        }
-        let leafless = tree.nodes.get(last as usize).is_some_and(|n| dynamic_leaf(n).is_none());
-        (leafless && len <= 8).then_some((x, last))
+        let mut text = Vec::new();
+        chain_label(x, last, &mut text);
+        let leafless = tree
+            .nodes
+            .get(last as usize)
+            .is_some_and(|n| dynamic_leaf(n).is_none());
+        (leafless && text.len() <= 8).then_some((text, last))
     };
 
     let mut flat = Flat {
@@ -383,7 +377,6 @@ pub(crate) fn flatten(
     // last node's.
     let mut queue: Vec<(u32, u32)> = Vec::with_capacity(tree.nodes.len());
     let mut label: Vec<u8> = Vec::new();
-    let mut tail_text: Vec<u8> = Vec::new();
     for &root in &tree.roots {
         if rank(root) == NONE {
             flat.roots.push(NONE);
@@ -401,14 +394,17 @@ pub(crate) fn flatten(
             chain_label(first, old, &mut label);
             // The children are those of the tail's last node, when the node has a tail.
             let (tail_len, tail, tail_mask, kids) = match tail_of(old) {
-                Some((x, last)) => {
-                    chain_label(x, last, &mut tail_text);
+                Some((text, last)) => {
                     let mut word = [0u8; 8];
-                    for (dst, src) in word.iter_mut().zip(&tail_text) {
+                    for (dst, src) in word.iter_mut().zip(&text) {
                         *dst = *src;
                     }
-                    let len = tail_text.len();
-                    (to_u32(len), u64::from_le_bytes(word), mask_of(len), last)
+                    (
+                        to_u32(text.len()),
+                        u64::from_le_bytes(word),
+                        mask_of(text.len()),
+                        last,
+                    )
                 }
                 None => (0, 0, 0, old),
             };
@@ -451,13 +447,12 @@ pub(crate) fn flatten(
             let label_start = to_u32(flat.labels.len());
             flat.labels.extend_from_slice(&label);
             let layout_start = to_u32(flat.layouts.len());
-            let (leaf_route, leaf_rank, layout_len, layout_identity) = match dynamic_leaf(node) {
+            let (leaf_route, leaf_rank, layout_len) = match dynamic_leaf(node) {
                 Some(leaf) => {
                     flat.layouts.extend_from_slice(&leaf.layout);
-                    let identity = (0..).zip(&leaf.layout).all(|(k, &slot)| slot == k);
-                    (leaf.route, leaf.rank, to_u32(leaf.layout.len()), identity)
+                    (leaf.route, leaf.rank, to_u32(leaf.layout.len()))
                 }
-                None => (NONE, NONE, 0, false),
+                None => (NONE, NONE, 0),
             };
             let mut head = [0u8; 8];
             for (dst, src) in head.iter_mut().zip(&label) {
@@ -510,7 +505,6 @@ pub(crate) fn flatten(
                 leaf_rank,
                 layout_start,
                 layout_len,
-                layout_identity,
                 kind: match node.matcher {
                     Some(m) if is_plain_segment(m) => KIND_SEGMENT,
                     _ => KIND_OTHER,
