@@ -59,6 +59,27 @@ interface RouteShape {
   build: ParamsBuilder;
 }
 
+/**
+ * One static path's matches, one per method, as a short list: keyed by path alone, the map costs one
+ * probe per lookup (a miss is what every dynamic request pays) instead of one per method and one per path.
+ */
+interface StaticEntry<T> {
+  method: string;
+  match: RouteMatch<T>;
+  next: StaticEntry<T> | null;
+}
+
+function staticHit<T>(
+  statics: Map<string, StaticEntry<T>>,
+  method: string,
+  path: string,
+): RouteMatch<T> | undefined {
+  for (let entry: StaticEntry<T> | null | undefined = statics.get(path); entry; entry = entry.next) {
+    if (entry.method === method) return entry.match;
+  }
+  return undefined;
+}
+
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 const NO_CAPTURES: readonly (string | undefined)[] = Object.freeze([]);
 
@@ -82,11 +103,11 @@ export class Router<T> {
   readonly #shapes: RouteShape[] = [];
   /** The generated front of the engine, when it is used (see {@link RouterOptions.compiled}). */
   readonly #front: CompiledEngine | null;
-  /** method → exact static path → the (frozen, shared) match; `null` when disabled. */
-  readonly #staticMap: Map<string, Map<string, RouteMatch<T>>> | null;
+  /** Exact static path → its (frozen, shared) matches by method; `null` when disabled. */
+  readonly #staticMap: Map<string, StaticEntry<T>> | null;
   /** The map the lookups consult: {@link #staticMap}, or `null` while the generated front answers the
    * table (it has the static paths in a `switch`: asking a `Map` first would only cost). */
-  #statics: Map<string, Map<string, RouteMatch<T>>> | null = null;
+  #statics: Map<string, StaticEntry<T>> | null = null;
   /** Route id → the frozen, shared match of a static route (it has no parameters). */
   readonly #staticMatches: RouteMatch<T>[] = [];
   /** Static routes registered since the last lookup. They enter the map on the next lookup, in one
@@ -191,19 +212,16 @@ export class Router<T> {
    * path — so the map can never disagree with the engine. A later registration cannot change these
    * answers: an exact static route beats everything, and registering it twice is a conflict.
    */
-  #fillStaticMap(statics: Map<string, Map<string, RouteMatch<T>>>): void {
+  #fillStaticMap(statics: Map<string, StaticEntry<T>>): void {
     const pending = this.#pendingStatics;
     this.#pendingStatics = [];
     for (const { id, methods, pattern } of pending) {
       for (const method of methods) {
         if (this.#engine.lookup(method, pattern) !== id) continue;
-        let byPath = statics.get(method);
-        if (byPath === undefined) {
-          byPath = new Map();
-          statics.set(method, byPath);
-        }
         const match = this.#staticMatches[id];
-        if (match !== undefined) byPath.set(this.#engine.matchedPath, match);
+        if (match === undefined) continue;
+        const path = this.#engine.matchedPath;
+        statics.set(path, { method, match, next: statics.get(path) ?? null });
       }
     }
   }
@@ -217,7 +235,7 @@ export class Router<T> {
     if (!this.#ready) this.#prepare();
     const statics = this.#statics;
     if (statics !== null) {
-      const hit = statics.get(method)?.get(path);
+      const hit = staticHit(statics, method, path);
       if (hit !== undefined) return hit.id;
     }
     return this.#lookupEngine.lookup(method, path);
@@ -228,7 +246,7 @@ export class Router<T> {
     if (!this.#ready) this.#prepare();
     const statics = this.#statics;
     if (statics !== null) {
-      const hit = statics.get(method)?.get(path);
+      const hit = staticHit(statics, method, path);
       if (hit !== undefined) return hit;
     }
     const engine = this.#lookupEngine;
