@@ -19,7 +19,8 @@ use crate::MAX_VALUES;
 pub(crate) struct Walk<'a> {
     pub(crate) path: &'a [u8],
     pub(crate) best_rank: u32,
-    pub(crate) best_node: u32,
+    /// The route of the best match so far (`NONE` for none).
+    pub(crate) best_route: u32,
     /// In specificity order the first match wins: the best rank drops to 0 so everything else prunes.
     first_wins: bool,
     /// The values pushed along the current tree path, `(start, end)` flattened (the caller's
@@ -42,7 +43,7 @@ impl<'a> Walk<'a> {
         Walk {
             path,
             best_rank: NONE,
-            best_node: NONE,
+            best_route: NONE,
             first_wins,
             stack,
             out,
@@ -154,8 +155,13 @@ fn push_groups(
         return false;
     };
     // Capture slots are made once per matcher and reused: no allocation after warm-up. They are
-    // taken out of the walk while the values are pushed, then put back.
-    let Some(slot) = walk.locs.get_mut(matcher as usize) else {
+    // taken out of the walk while the values are pushed, then put back. The buffer grows here, on
+    // first use, rather than on every lookup.
+    let m = matcher as usize;
+    if walk.locs.len() <= m {
+        walk.locs.resize_with(m + 1, || None);
+    }
+    let Some(slot) = walk.locs.get_mut(m) else {
         return false;
     };
     let mut locs = slot.take().unwrap_or_else(|| regex.capture_locations());
@@ -282,7 +288,7 @@ impl Flat {
         (k < node.n_statics).then_some(node.statics + k)
     }
 
-    /// Runs the search from `root`; the result is in `walk.best_node` / `walk.best_rank`.
+    /// Runs the search from `root`; the result is in `walk.best_route` / `walk.best_rank`.
     ///
     /// One loop: descend through static children (trying a node's static child before its dynamic
     /// ones), leaving a `Frame` for each node whose dynamic children are still to be tried; when a
@@ -303,19 +309,21 @@ impl Flat {
         if !self.label_matches(root_node, path, 0, word_at(path, 0)) {
             return;
         }
-        let mut idx = root;
+        // The node being entered is carried as a reference: a child found by the descent is not
+        // looked up again.
+        let mut node = root_node;
         let mut pos = root_node.label_len as usize;
         'outer: loop {
             // Descend.
             let mut pending = None;
-            while let Some(node) = self.node(idx) {
+            loop {
                 if node.min_rank >= walk.best_rank {
                     break;
                 }
                 if pos >= path.len() {
                     if node.leaf_rank < walk.best_rank {
                         walk.best_rank = if walk.first_wins { 0 } else { node.leaf_rank };
-                        walk.best_node = idx;
+                        walk.best_route = node.leaf_route;
                         self.write_spans(node, walk);
                     }
                     // Children come after the tail, which needs at least one more byte.
@@ -341,7 +349,7 @@ impl Flat {
                                 if node.n_dynamics > 0 {
                                     frames.push(Frame::new(node, pos, walk.depth()));
                                 }
-                                idx = c;
+                                node = child;
                                 pos += child.label_len as usize;
                                 continue;
                             }
@@ -379,7 +387,7 @@ impl Flat {
                         if f.next < f.end {
                             frames.push(f);
                         }
-                        idx = c;
+                        node = child;
                         pos = next;
                         continue 'outer;
                     }
@@ -452,6 +460,7 @@ impl Flat {
     }
 
     /// Writes the spans of a better match (per its leaf layout) into the caller's buffer.
+    #[inline(always)]
     fn write_spans(&self, node: &FlatNode, walk: &mut Walk<'_>) {
         let start = node.layout_start as usize;
         let layout = self
@@ -459,6 +468,17 @@ impl Flat {
             .get(start..start + node.layout_len as usize)
             .unwrap_or_default();
         walk.out.clear();
+        // Most routes take their values in push order: copied pair by pair, without reading the
+        // layout (a `memcpy` call costs more for one or two pairs). The stack always holds them;
+        // checked so that a short one still gets the general loop's `NONE` pairs.
+        if node.direct && walk.stack.len() >= 2 * layout.len() {
+            for pair in walk.stack.chunks_exact(2).take(layout.len()) {
+                if let &[s, e] = pair {
+                    walk.out.extend_from_slice(&[s, e]);
+                }
+            }
+            return;
+        }
         for &slot in layout {
             let at = 2 * slot as usize;
             let pair = match walk.stack.get(at..at + 2) {

@@ -444,12 +444,11 @@ impl Router {
         if root == NONE {
             return None;
         }
+        // Capture slots made for another router are dropped (matcher ids are per router); they
+        // are made on first use by the regex that needs them (`lookup::push_groups`).
         if spans.owner != self.uid {
             spans.owner = self.uid;
             spans.locs.clear();
-        }
-        if spans.locs.len() < self.matchers.len() {
-            spans.locs.resize_with(self.matchers.len(), || None);
         }
         self.search(flat, root, path, spans)
     }
@@ -465,8 +464,7 @@ impl Router {
             &mut spans.locs,
         );
         flat.search(&self.matchers, &mut walk, &mut spans.frames, root);
-        let node = flat.nodes.get(walk.best_node as usize)?;
-        Some(node.leaf_route)
+        (walk.best_route != NONE).then_some(walk.best_route)
     }
 
     /// Convenience for embedders and tests: [`Router::method_id`] then [`Router::lookup`], after

@@ -248,6 +248,9 @@ pub(crate) struct FlatNode {
     /// `KIND_SEGMENT` for an unconstrained segment parameter (the common case, checked without
     /// looking at the matcher), `KIND_OTHER` otherwise.
     pub(crate) kind: u8,
+    /// Whether the leaf's layout is `0..layout_len` (the values in push order: most routes), so
+    /// `write_spans` copies them without reading the layout.
+    pub(crate) direct: bool,
 }
 
 pub(crate) const KIND_OTHER: u8 = 0;
@@ -447,6 +450,12 @@ pub(crate) fn flatten(
             let label_start = to_u32(flat.labels.len());
             flat.labels.extend_from_slice(&label);
             let layout_start = to_u32(flat.layouts.len());
+            let direct = dynamic_leaf(node).is_some_and(|l| {
+                l.layout
+                    .iter()
+                    .enumerate()
+                    .all(|(k, &slot)| usize::from(slot) == k)
+            });
             let (leaf_route, leaf_rank, layout_len) = match dynamic_leaf(node) {
                 Some(leaf) => {
                     flat.layouts.extend_from_slice(&leaf.layout);
@@ -509,6 +518,7 @@ pub(crate) fn flatten(
                     Some(m) if is_plain_segment(m) => KIND_SEGMENT,
                     _ => KIND_OTHER,
                 },
+                direct,
             });
         }
     }
