@@ -38,16 +38,22 @@ function build(options: ConstructorParameters<typeof Router<number>>[0] = {}): R
 
 describe('Router', () => {
   it('answers every request the same with and without the static map in front of the engine', () => {
-    const withMap = build();
-    const engineOnly = build({ staticMap: false });
+    const withMap = build({ staticMap: true });
+    const engineOnly = build({ staticMap: false, compiled: false });
     for (const [method, path] of requests) {
       expect(withMap.find(method, path), `${method} ${path}`).toEqual(engineOnly.find(method, path));
       expect(withMap.lookup(method, path)).toBe(engineOnly.lookup(method, path));
     }
   });
 
-  it('serves static routes from the map with frozen, shared results', () => {
-    const router = build();
+  it('serves static routes with frozen, shared results, from the map or not', () => {
+    for (const router of [build(), build({ staticMap: true }), build({ compiled: false })]) {
+      const first = router.find('GET', '/users');
+      expect(first?.value).toBe(0);
+      expect(Object.isFrozen(first)).toBe(true);
+      expect(router.find('GET', '/users')).toBe(first);
+    }
+    const router = build({ staticMap: true });
     const first = router.find('GET', '/users');
     expect(first?.value).toBe(0);
     expect(Object.isFrozen(first)).toBe(true);

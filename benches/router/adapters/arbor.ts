@@ -22,9 +22,9 @@ interface Variant {
 }
 
 /**
- * Arbor's adapters: the default router (definition order; static paths answered from a `Map` in front
- * of the engine, small tables by JavaScript generated from the engine's route list), the specificity
- * order, and the WebAssembly engine alone (`staticMap: false, compiled: false`).
+ * Arbor's adapters: the default router (definition order; small tables answered by JavaScript generated
+ * from the engine's route list), the specificity order, and the WebAssembly engine alone
+ * (`compiled: false`).
  * Imported dynamically: until the WebAssembly engine is built, importing `Router` fails, and the
  * peers must still run. Throws with the import error when the engine is not available.
  */
@@ -53,9 +53,9 @@ export async function arborAdapters(engine: ArborEngine = 'wasm', isolate = fals
     },
     {
       name: 'arbor (engine only)',
-      options: { ...base, staticMap: false, compiled: false },
+      options: { ...base, compiled: false },
       rule: 'static-first',
-      note: '`new Router({ staticMap: false, compiled: false })`: every lookup goes to the WebAssembly engine (no static-path `Map`, no generated JavaScript for small tables in front of it)',
+      note: '`new Router({ compiled: false })`: every lookup goes to the WebAssembly engine (no generated JavaScript for small tables in front of it)',
     },
   ];
   const routers = await Promise.all(variants.map((_, k) => routerModule(k)));
