@@ -211,8 +211,10 @@ async function timePaired(chosen: readonly Adapter[]): Promise<ChildResult[]> {
       chosen.forEach((a, k) => {
         const stats = byName[a.name];
         if (stats === undefined) return;
-        const timings = ((results[k] as ChildResult).timings[c.id] ??= {});
+        const result = results[k] as ChildResult;
+        const timings = result.timings[c.id] ?? {};
         timings[mode] = stats;
+        result.timings[c.id] = timings;
       });
     }
   }
