@@ -13,6 +13,7 @@ import type { EngineOptions } from '../../ts/src/engine/engine.js';
 import { RouteError } from '../../ts/src/errors.js';
 import { Router } from '../../ts/src/router.js';
 import { type EngineUnderTest, engines } from './engines.js';
+import { paths, patterns, routes } from './generators.js';
 
 vi.mock('../../ts/src/engine/wasm-engine.js', async (original) =>
   (await import('./wasm-fallback.js')).loadWasmEngine(original),
@@ -41,13 +42,8 @@ const segment = fc.constantFrom(
 );
 const tail = fc.constantFrom('', '', '/', '/*', '*', '/:o?', '/{^(\\d+)/(a|b)?$}', '/{^(?P<r>[a-z]+)$}');
 
-const pattern = fc.tuple(fc.array(segment, { maxLength: 4 }), tail).map(([segments, end]) => {
-  const body = segments.map((text, k) => text.replaceAll('#', String(k))).join('/');
-  if (segments.length === 0) return end.startsWith('/') ? end : `/${end}`;
-  return `/${body}${end}`;
-});
-
-const route = fc.record({ methods: fc.subarray([...METHODS], { minLength: 1 }), pattern });
+const pattern = patterns(segment, tail);
+const route = routes(METHODS, pattern);
 
 const pathSegment = fc.constantFrom(
   'a',
@@ -70,11 +66,7 @@ const pathSegment = fc.constantFrom(
   'ax',
   '1/a',
 );
-const path = fc
-  .tuple(fc.array(pathSegment, { maxLength: 5 }), fc.boolean(), fc.constantFrom('', '', '?q=1'))
-  .map(
-    ([segments, slash, query]) => `/${segments.join('/')}${slash && segments.length > 0 ? '/' : ''}${query}`,
-  );
+const path = paths(pathSegment, ['', '', '?q=1']);
 
 const options: fc.Arbitrary<EngineOptions> = fc.record({
   order: fc.constantFrom('definition' as const, 'specificity' as const),

@@ -11,17 +11,13 @@ import { CompiledEngine, MAX_DYNAMIC_ROUTES, MAX_STATIC_PATHS } from '../../ts/s
 import { createWasmEngine } from '../../ts/src/engine/wasm-engine.js';
 import { RouteError } from '../../ts/src/errors.js';
 import { Router } from '../../ts/src/router.js';
+import { paths, patterns, routes } from '../conformance/generators.js';
 
 const METHODS = ['GET', 'POST'] as const;
 
 const segment = fc.constantFrom('a', 'b', 'ab', 'user', 'x.y', ':p#', ':p#', ':p#');
 const tail = fc.constantFrom('', '', '/', '/*', '/:t');
-const pattern = fc.tuple(fc.array(segment, { maxLength: 4 }), tail).map(([segments, end]) => {
-  const body = segments.map((text, k) => text.replaceAll('#', String(k))).join('/');
-  if (segments.length === 0) return end.startsWith('/') ? end : `/${end}`;
-  return `/${body}${end}`;
-});
-const route = fc.record({ methods: fc.subarray([...METHODS], { minLength: 1 }), pattern });
+const route = routes(METHODS, patterns(segment, tail));
 
 const pathSegment = fc.constantFrom(
   'a',
@@ -40,16 +36,7 @@ const pathSegment = fc.constantFrom(
   'a?q',
   'b#f',
 );
-const path = fc
-  .tuple(
-    fc.array(pathSegment, { maxLength: 5 }),
-    fc.boolean(),
-    fc.constantFrom('', '', '?q=1', '#top', '?a/b'),
-  )
-  .map(
-    ([segments, slash, suffix]) =>
-      `/${segments.join('/')}${slash && segments.length > 0 ? '/' : ''}${suffix}`,
-  );
+const path = paths(pathSegment, ['', '', '?q=1', '#top', '?a/b']);
 
 interface Scenario {
   trailingSlash: boolean;
