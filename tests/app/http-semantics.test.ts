@@ -1,6 +1,6 @@
 /** SPEC §4: verbs, match/any, HEAD, OPTIONS, 405, 404, fallback, trailing slash, error bodies — both transports. */
 import { describe, expect, test } from 'vitest';
-import type { Application } from '../../ts/src/app/index.js';
+import { type Application, HttpError } from '../../ts/src/app/index.js';
 import { appStarter, transports } from './support/transport.js';
 
 describe.each(transports)('HTTP semantics over $name', (transport) => {
@@ -156,7 +156,7 @@ describe.each(transports)('HTTP semantics over $name', (transport) => {
           throw new Error('secret database password in /srv/app.ts');
         });
         app.get('/teapot', () => {
-          throw new (class extends Error {})('plain');
+          throw new HttpError(418, 'short and stout', { headers: { 'X-Pot': 'tea' } });
         });
       },
       { logger },
@@ -168,6 +168,10 @@ describe.each(transports)('HTTP semantics over $name', (transport) => {
     expect(reply.text).not.toContain('.ts');
     expect(errors).toHaveLength(1);
     expect((errors[0] as Error).message).toContain('secret');
+    const teapot = await c.request('/teapot');
+    expect([teapot.status, teapot.headers.get('x-pot')]).toEqual([418, 'tea']);
+    expect(teapot.json()).toEqual({ error: 'short and stout', code: 418 });
+    expect(errors).toHaveLength(1); // an HttpError is an answer, not a logged failure
   });
 
   test('Response: status chains, json/send/html, header and withHeader', async () => {

@@ -37,9 +37,35 @@ describe('run()', () => {
     expect(server.listening).toBe(false);
   });
 
-  test('config.port wins over PORT; a bad PORT is a clear error', () => {
+  test('config.port wins over PORT; a bad PORT is a clear error', async () => {
     vi.stubEnv('PORT', 'eighty');
     expect(() => new Application(withEngine()).run()).toThrow(/PORT=eighty is not a port number/);
+    // PORT names a port that is taken: were it used, listening would fail with EADDRINUSE.
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const takenPort = (taken.address() as AddressInfo).port;
+    vi.stubEnv('PORT', String(takenPort));
+    const app = new Application(withEngine({ port: 0, host: '127.0.0.1', logger: memoryLogger() }));
+    app.get('/', (_q, res) => res.send('config'));
+    const server = app.run();
+    try {
+      await Promise.race([
+        once(server, 'listening'),
+        once(server, 'error').then(([error]) => Promise.reject(error)),
+      ]);
+      const { port } = server.address() as AddressInfo;
+      expect(port).not.toBe(takenPort);
+      expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe('config');
+    } finally {
+      await app.close();
+      taken.close();
+    }
+    // And a bad PORT is never read when config.port is set.
+    vi.stubEnv('PORT', 'eighty');
+    const quiet = new Application(withEngine({ port: 0, host: '127.0.0.1', logger: memoryLogger() }));
+    const other = quiet.run();
+    await once(other, 'listening');
+    await quiet.close();
   });
 });
 
