@@ -2,8 +2,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arbor, compiledCliAvailable, DemoCopy, ROOT } from './support.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { assertPresent, skipWhenMissing } from '../support/prerequisites.js';
+import { arbor, COMPILED_CLI, compiledCliAvailable, DemoCopy, ROOT } from './support.js';
+
+// Every test starts tsx processes: generous on a loaded two-core machine (the default is 30 s).
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 const COMMANDS = ['route:cache', 'route:clear', 'route:list', 'openapi:export'];
 
@@ -104,9 +108,11 @@ app.run();
     expect(JSON.parse(run.stdout)).toMatchObject([{ pattern: '/bare/:id<int>', name: 'bare' }]);
   });
 
-  it.skipIf(!compiledCliAvailable())(
+  const missing = compiledCliAvailable() ? null : `${COMPILED_CLI} (npm run build)`;
+  it.skipIf(skipWhenMissing(missing))(
     'the compiled CLI (dist/) loads a TypeScript entry and caches its routes',
     async () => {
+      assertPresent(missing);
       const list = await demo.arbor(['route:list', '--app', 'bare.ts', '--json'], { compiled: true });
       expect(list.code, list.stderr).toBe(0);
       expect(JSON.parse(list.stdout)).toMatchObject([{ pattern: '/bare/:id<int>' }]);

@@ -8,10 +8,12 @@
  * parameters of one segment is not specified), so a difference is a bug in one of the engines.
  */
 import fc from 'fast-check';
+import '../support/fast-check.js';
 import { describe, expect, it, vi } from 'vitest';
 import type { EngineOptions } from '../../ts/src/engine/engine.js';
 import { RouteError } from '../../ts/src/errors.js';
 import { Router } from '../../ts/src/router.js';
+import { assertPresent, skipWhenMissing, titled } from '../support/prerequisites.js';
 import { type EngineUnderTest, engines } from './engines.js';
 import { paths, patterns, routes } from './generators.js';
 
@@ -130,11 +132,9 @@ describe('differential: reference engine vs the others', () => {
   });
 
   for (const engine of others) {
-    const title =
-      engine.unavailable === null
-        ? `${engine.name} engine agrees with the reference engine`
-        : `${engine.name} engine agrees with the reference engine — SKIPPED: ${engine.unavailable}`;
-    it.skipIf(engine.unavailable !== null)(title, { timeout: 120_000 }, () => {
+    const title = titled(`${engine.name} engine agrees with the reference engine`, engine.unavailable);
+    it.skipIf(skipWhenMissing(engine.unavailable))(title, { timeout: 120_000 }, () => {
+      assertPresent(engine.unavailable);
       if (reference === undefined) throw new Error('no reference engine');
       fc.assert(
         fc.property(scenario, (s) => {

@@ -3,39 +3,59 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { assertPresent, skipWhenMissing, titled } from '../support/prerequisites.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 // The demo runs the default (WebAssembly) engine: it needs the built module.
-const engineBuilt = existsSync(`${root}ts/src/engine/wasm-pkg/arbor_wasm.js`);
+const missing = existsSync(`${root}ts/src/engine/wasm-pkg/arbor_wasm.js`)
+  ? null
+  : 'the wasm build (npm run build)';
 
-describe.skipIf(!engineBuilt)('demo server process (needs the wasm build: npm run build)', () => {
-  let child: ChildProcess;
-  let base = '';
+interface Demo {
+  child: ChildProcess;
+  base: string;
+  output: () => string;
+}
+
+/** Starts the demo on a free port and resolves once it prints its banner. */
+async function startDemo(): Promise<Demo> {
+  assertPresent(missing);
   let output = '';
+  const child = spawn(`${root}node_modules/.bin/tsx`, ['ts/examples/server.ts'], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', ARBOR_NO_LISTEN: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner; output:\n${output}`)), 30_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on http:\/\/[^:]+:(\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(`http://127.0.0.1:${match[1]}`);
+      }
+    };
+    child.stdout?.on('data', read);
+    child.stderr?.on('data', read);
+    child.on('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
+  });
+  return { child, base, output: () => output };
+}
+
+const stop = (demo: Demo | undefined) => {
+  if (demo !== undefined && demo.child.exitCode === null) demo.child.kill('SIGKILL');
+};
+
+// Each test that ends the process starts its own, so the tests pass in any order and alone.
+describe.skipIf(skipWhenMissing(missing))(titled('demo server process', missing), () => {
+  let demo: Demo | undefined;
+  let base = '';
   beforeAll(async () => {
-    child = spawn(`${root}node_modules/.bin/tsx`, ['ts/examples/server.ts'], {
-      cwd: root,
-      env: { ...process.env, PORT: '0', ARBOR_NO_LISTEN: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    base = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no banner; output:\n${output}`)), 30_000);
-      const read = (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /listening on http:\/\/[^:]+:(\d+)/.exec(output);
-        if (match) {
-          clearTimeout(timer);
-          resolve(`http://127.0.0.1:${match[1]}`);
-        }
-      };
-      child.stdout?.on('data', read);
-      child.stderr?.on('data', read);
-      child.on('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
-    });
-  });
-  afterAll(() => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  });
+    demo = await startDemo();
+    base = demo.base;
+  }, 60_000);
+  afterAll(() => stop(demo));
 
   test('GET / answers { message, version }', async () => {
     const reply = await fetch(`${base}/`);
@@ -54,12 +74,18 @@ describe.skipIf(!engineBuilt)('demo server process (needs the wasm build: npm ru
     expect((await (await fetch(`${base}/api/products?limit=1`)).json()).limit).toBe(1);
     const denied = await fetch(`${base}/api/products/1`, { method: 'DELETE' });
     expect(denied.status).toBe(401);
-    expect(output).toMatch(/GET \/tasks 200 \d+\.\dms/);
+    expect(demo?.output()).toMatch(/GET \/tasks 200 \d+\.\dms/);
   });
 
   test('SIGTERM closes gracefully and exits 0', async () => {
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-  });
+    const own = await startDemo();
+    try {
+      expect((await fetch(`${own.base}/`)).status).toBe(200);
+      const exited = new Promise<number | null>((resolve) => own.child.on('exit', resolve));
+      own.child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      stop(own);
+    }
+  }, 60_000);
 });

@@ -4,8 +4,11 @@
  * the reference engine stands in: same interface, same route metadata. Test files that need the
  * Application call
  *   vi.mock('…/engine/wasm-engine.js', async (o) => (await import('…/engine-fallback.js')).wasmOrReference(o))
- * so they run on a fresh checkout; `engineInUse` says which engine served.
+ * so they run on a fresh checkout; `engineInUse` says which engine served. With `ARBOR_REQUIRE_WASM=1`
+ * (npm test, CI) there is no stand-in: the import error fails the file (tests/support/prerequisites.ts).
  */
+import { prerequisitesRequired } from '../support/prerequisites.js';
+
 export let engineInUse: 'wasm' | 'reference' = 'wasm';
 
 export async function wasmOrReference(
@@ -16,6 +19,9 @@ export async function wasmOrReference(
     engineInUse = 'wasm';
     return original;
   } catch (error) {
+    // Under npm test / CI the wasm engine is a prerequisite: its absence fails every file that mocks
+    // the module this way, instead of passing on the reference engine.
+    if (prerequisitesRequired) throw error;
     console.warn(
       `[docs tests] the WebAssembly engine did not load (${(error as Error).message.split('\n')[0]}); using the reference engine`,
     );
