@@ -6,6 +6,7 @@
  * it (route id, decoded params, malformed flag). A table it does not take must be left to the engine.
  */
 import fc from 'fast-check';
+import '../support/fast-check.js';
 import { describe, expect, it } from 'vitest';
 import { CompiledEngine, MAX_DYNAMIC_ROUTES, MAX_STATIC_PATHS } from '../../ts/src/engine/compiled-engine.js';
 import { createWasmEngine } from '../../ts/src/engine/wasm-engine.js';
