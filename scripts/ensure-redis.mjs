@@ -9,7 +9,7 @@
 // machines run as root), starts a throw-away instance with no persistence on a free port, waits until it
 // answers PING, and returns a handle whose `stop()` shuts it down. Nothing is written inside the checkout.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,10 +26,45 @@ function findRedisServer() {
   return null;
 }
 
+/** Blocks the thread for `ms` (the install path is synchronous: spawnSync). */
+const sleepSync = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/**
+ * Runs `fn` holding a machine-wide lock (a directory: mkdir is atomic). Two test files start Redis in
+ * parallel: without it, both would run apt-get at once on a fresh machine and one would fail on dpkg's
+ * lock. A lock older than ten minutes is a crashed holder's and is taken over.
+ */
+function withInstallLock(fn) {
+  const lock = join(tmpdir(), 'arbor-redis-install.lock');
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > 600_000) rmSync(lock, { recursive: true, force: true });
+      } catch {
+        // released between the two calls: try again
+      }
+      sleepSync(200);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
 /** Installs redis-server with apt-get when it is missing; returns its path and version line. */
 export function ensureRedisServer() {
   const found = findRedisServer();
   if (found) return found;
+  return withInstallLock(() => findRedisServer() ?? installRedisServer());
+}
+
+function installRedisServer() {
   log('redis-server: missing, installing with apt-get (Debian package redis-server)');
   const apt = (args) => {
     const result = spawnSync('apt-get', args, {
@@ -93,27 +128,53 @@ function waitForPong(port, timeoutMs) {
 
 /**
  * Starts a throw-away redis-server on a free loopback port (no RDB, no AOF, in a temporary directory).
+ *
+ * The port is found free, released, then handed to redis-server: another process may take it in
+ * between (two test files start Redis in parallel). Redis then exits at once ("Address already in
+ * use"), and the start is retried on a new port, up to five times.
  * @returns {Promise<{ port: number, url: string, version: string, stop: () => Promise<void> }>}
  */
 export async function startRedis() {
   const { path, version } = ensureRedisServer();
-  const port = await freePort();
+  let lastError;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      return await startOn(path, version, await freePort());
+    } catch (error) {
+      lastError = error;
+      if (!/address already in use|EADDRINUSE/i.test(error.message)) throw error;
+    }
+  }
+  throw lastError;
+}
+
+async function startOn(path, version, port) {
   const dir = mkdtempSync(join(tmpdir(), 'arbor-redis-'));
   const child = spawn(
     path,
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    { stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  let stderr = '';
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
+  // Redis logs to stdout (bind errors included) unless told otherwise: keep both for the message.
+  // Its "Ready to accept connections" line is waited for before the PING: a PING alone could be
+  // answered by another test file's Redis that took the port first.
+  let output = '';
+  let ready = () => {};
+  const listening = new Promise((resolve) => {
+    ready = resolve;
   });
+  const read = (chunk) => {
+    output += chunk;
+    if (/Ready to accept connections/.test(output)) ready();
+  };
+  child.stdout.on('data', read);
+  child.stderr.on('data', read);
   const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
     await Promise.race([
-      waitForPong(port, 10_000),
+      listening.then(() => waitForPong(port, 10_000)),
       exited.then((code) => {
-        throw new Error(`redis-server exited early (${code}): ${stderr.trim()}`);
+        throw new Error(`redis-server exited early (${code}): ${output.trim()}`);
       }),
     ]);
   } catch (error) {

@@ -10,9 +10,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { OpenApiDocument } from '../../ts/src/openapi/index.js';
 import { isLocal, launchChromium, SCREENSHOTS } from './chromium.js';
+
+// A headless Chromium and a served app: generous on a loaded two-core machine (the default is 30 s).
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 

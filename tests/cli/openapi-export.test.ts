@@ -4,9 +4,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import { DemoCopy } from './support.js';
+
+// Each export starts a tsx process (three in a row in one test): generous on a loaded two-core machine (the default is 30 s).
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 // biome-ignore lint/suspicious/noExplicitAny: parsed documents are checked by assertions, not types.
 type Document = any;

@@ -3,8 +3,8 @@
  * compiled, annotations from the cache), anything else — stale, corrupt, another format or Arbor version —
  * warns once and the routes registered are compiled and served. Every command and start is a process.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { countWarnings, DemoCopy } from './support.js';
 
 const REQUESTS: [string, string][] = [
@@ -22,6 +22,9 @@ const EXPECTED = [
   { path: '/api/products', status: 401 },
 ];
 
+// Every test starts at least one process (tsx + the demo): generous on a loaded two-core machine.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
+
 const statuses = (probe: { responses: { path: string; status: number }[] }) =>
   probe.responses.map(({ path, status }) => ({ path, status }));
 
@@ -38,7 +41,14 @@ describe('route:cache and start-up', () => {
   });
   afterAll(() => demo.remove());
 
-  const restore = () => writeFileSync(demo.cacheFile, pristine);
+  let copies = 0;
+  /** A cache file of the test's own (so no test sees what another left), and the variable that selects it. */
+  const ownCache = (bytes: Buffer = pristine) => {
+    mkdirSync(demo.path('caches'), { recursive: true });
+    const file = demo.path(`caches/${++copies}.cache`);
+    writeFileSync(file, bytes);
+    return { ARBOR_ROUTE_CACHE: file };
+  };
 
   it('writes one file at the documented default location, with magic bytes and format version', () => {
     expect(pristine.subarray(0, 8).toString('latin1')).toBe('ARBORRC\n');
@@ -46,9 +56,8 @@ describe('route:cache and start-up', () => {
   });
 
   it('a start with a matching cache uses it and routes like a compiled start', async () => {
-    restore();
     const cold = await demo.probe(REQUESTS, { ARBOR_ROUTE_CACHE: 'off' });
-    const warm = await demo.probe(REQUESTS);
+    const warm = await demo.probe(REQUESTS, ownCache());
     expect(cold.cached).toBe(false);
     expect(warm.cached).toBe(true);
     expect(statuses(warm)).toEqual(EXPECTED);
@@ -60,12 +69,12 @@ describe('route:cache and start-up', () => {
   });
 
   it('a stale cache (a route added since) warns once and serves the new table', async () => {
-    restore();
+    const cache = ownCache();
     demo.edit('server.ts', (t) =>
       t.replace('app.run();', "app.get('/added', (_req, res) => res.json({ added: true }));\napp.run();"),
     );
     try {
-      const probe = await demo.probe([...REQUESTS, ['GET', '/added']]);
+      const probe = await demo.probe([...REQUESTS, ['GET', '/added']], cache);
       expect(probe.cached).toBe(false);
       expect(countWarnings(probe.stderr, 'ARBOR_ROUTE_CACHE_STALE')).toBe(1);
       expect(statuses(probe)).toEqual([...EXPECTED, { path: '/added', status: 200 }]);
@@ -78,10 +87,10 @@ describe('route:cache and start-up', () => {
   });
 
   it('a renamed route makes the cache stale too (names are part of the fingerprint)', async () => {
-    restore();
+    const cache = ownCache();
     demo.edit('tasks/app.ts', (t) => t.replace(".name('tasks.index')", ".name('tasks.all')"));
     try {
-      const probe = await demo.probe(REQUESTS);
+      const probe = await demo.probe(REQUESTS, cache);
       expect(probe.cached).toBe(false);
       expect(countWarnings(probe.stderr, 'ARBOR_ROUTE_CACHE_STALE')).toBe(1);
       expect(statuses(probe)).toEqual(EXPECTED);
@@ -100,8 +109,7 @@ describe('route:cache and start-up', () => {
     ['garbage', () => Buffer.from('not a cache at all')],
     ['an empty file', () => Buffer.alloc(0)],
   ])('a corrupt cache (%s) warns once and serves the compiled routes', async (_what, corrupt) => {
-    writeFileSync(demo.cacheFile, corrupt(Buffer.from(pristine)));
-    const probe = await demo.probe(REQUESTS);
+    const probe = await demo.probe(REQUESTS, ownCache(corrupt(Buffer.from(pristine))));
     expect(probe.cached).toBe(false);
     expect(countWarnings(probe.stderr, 'ARBOR_ROUTE_CACHE_CORRUPT')).toBe(1);
     expect(statuses(probe)).toEqual(EXPECTED);
@@ -110,8 +118,7 @@ describe('route:cache and start-up', () => {
   it('a cache in another format version warns (VERSION, not CORRUPT) and serves the compiled routes', async () => {
     const other = Buffer.from(pristine);
     other.writeUInt32LE(99, 8);
-    writeFileSync(demo.cacheFile, other);
-    const probe = await demo.probe(REQUESTS);
+    const probe = await demo.probe(REQUESTS, ownCache(other));
     expect(probe.cached).toBe(false);
     expect(countWarnings(probe.stderr, 'ARBOR_ROUTE_CACHE_VERSION')).toBe(1);
     expect(probe.stderr).not.toContain('ARBOR_ROUTE_CACHE_CORRUPT');
@@ -128,15 +135,14 @@ describe('route:cache and start-up', () => {
       `"arborVersion":"${version}"`,
       `"arborVersion":"${'9'.repeat(version.length)}"`,
     );
-    writeFileSync(demo.cacheFile, Buffer.from(other, 'latin1'));
-    const probe = await demo.probe(REQUESTS);
+    const probe = await demo.probe(REQUESTS, ownCache(Buffer.from(other, 'latin1')));
     expect(probe.cached).toBe(false);
     expect(countWarnings(probe.stderr, 'ARBOR_ROUTE_CACHE_VERSION')).toBe(1);
     expect(statuses(probe)).toEqual(EXPECTED);
   });
 
   it('the docs keep working from the cache when the source comments are gone (a bundled build)', async () => {
-    restore();
+    const cache = ownCache();
     const fromSources = await demo.probe([['GET', '/api/docs.json']], { ARBOR_ROUTE_CACHE: 'off' });
     const stripped = (t: string) => t.replace(/\/\*\*[\s\S]*?\*\//g, (block) => block.replace(/[^\n]/g, ''));
     const originals = ['tasks/app.ts', 'products/app.ts'].map(
@@ -144,7 +150,7 @@ describe('route:cache and start-up', () => {
     );
     try {
       for (const [file] of originals) demo.edit(file, stripped); // same routes, same lines, no comments
-      const probe = await demo.probe([['GET', '/api/docs.json']]);
+      const probe = await demo.probe([['GET', '/api/docs.json']], cache);
       expect(probe.cached).toBe(true);
       const served = JSON.parse(probe.responses[0]?.body ?? '{}');
       expect(served.paths['/tasks'].get.summary).toBe('List tasks');
@@ -155,7 +161,8 @@ describe('route:cache and start-up', () => {
   });
 
   it('route:clear removes the file, and succeeds when there is none', async () => {
-    restore();
+    // The one test that uses the default location: it puts the file there itself.
+    writeFileSync(demo.cacheFile, pristine);
     const first = await demo.arbor(['route:clear', '--app', 'server.ts']);
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('Route cache cleared');

@@ -1,7 +1,10 @@
 /** `route:list`: the table, `--json` parsed and checked, the method and path filters, shadowed routes. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ListedRoute } from '../../ts/src/cli/commands/route-list.js';
 import { DemoCopy } from './support.js';
+
+// Every test starts a tsx process: generous on a loaded two-core machine (the default is 30 s).
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 describe('route:list', () => {
   const demo = new DemoCopy();

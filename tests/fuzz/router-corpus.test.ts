@@ -14,7 +14,8 @@ import { describe, expect, it } from 'vitest';
 import { Application, memoryLogger } from '../../ts/src/app/index.js';
 import { Router } from '../../ts/src/router.js';
 
-/** Generous on a shared two-core machine; a backtracking engine needs seconds to years on these inputs. */
+/** Generous on a shared two-core machine; a backtracking engine needs seconds to years on these inputs.
+ * Every time compared with it is the best of several runs after a warm-up (see {@link timed}). */
 const BOUND_MS = 250;
 
 interface RedosCase {
@@ -77,10 +78,33 @@ const REDOS: RedosCase[] = [
   },
 ];
 
-function timed<T>(fn: () => T): [T, number] {
-  const started = performance.now();
-  const value = fn();
-  return [value, performance.now() - started];
+/**
+ * `fn`'s result and its best time over `runs` runs, after one untimed run. The warm-up keeps one-off
+ * costs out of the figure (the engine builds its matcher on the first lookup, regex caches fill); the
+ * minimum keeps out what a busy machine adds (a preempted run is slower, never faster), so only a real
+ * super-linear cost can cross the bound.
+ */
+function timed<T>(fn: () => T, runs = 5): [T, number] {
+  let value = fn();
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    value = fn();
+    best = Math.min(best, performance.now() - started);
+  }
+  return [value, best];
+}
+
+/** {@link timed} for an asynchronous `fn`. */
+async function timedAsync<T>(fn: () => Promise<T>, runs = 3): Promise<[T, number]> {
+  let value = await fn();
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    value = await fn();
+    best = Math.min(best, performance.now() - started);
+  }
+  return [value, best];
 }
 
 describe('ReDoS corpus: crafted paths are answered in linear time', () => {
@@ -93,8 +117,6 @@ describe('ReDoS corpus: crafted paths are answered in linear time', () => {
       const match = router.find('GET', path);
       expect(match?.value).toBe(c.name);
       expect(match?.params).toEqual(expect.objectContaining(params));
-      // Warm the regex caches with a short attack, then time long ones.
-      router.find('GET', c.attack(4));
       for (const n of [32, 1000, 3000]) {
         const attack = c.attack(n);
         const [result, ms] = timed(() => router.find('GET', attack));
@@ -108,11 +130,10 @@ describe('ReDoS corpus: crafted paths are answered in linear time', () => {
     const app = new Application({ logger: memoryLogger() });
     for (const c of REDOS) app.get(c.pattern, (_req, res) => res.json({ name: c.name }));
     for (const c of REDOS) {
-      await app.fetch(new Request(`http://redos.test${c.attack(4)}`));
-      const started = performance.now();
-      const response = await app.fetch(new Request(`http://redos.test${c.attack(2000)}`));
-      const ms = performance.now() - started;
-      expect(response.status, c.name).toBe(404);
+      const [status, ms] = await timedAsync(
+        async () => (await app.fetch(new Request(`http://redos.test${c.attack(2000)}`))).status,
+      );
+      expect(status, c.name).toBe(404);
       expect(ms, `${c.name}: ${ms.toFixed(1)} ms`).toBeLessThan(BOUND_MS);
     }
   });
