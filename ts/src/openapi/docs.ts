@@ -7,11 +7,14 @@
  *   GET /api/docs.json         the same document: the stable URL the UI and custom pages load
  *   GET /api/docs/ui           Swagger UI (+ /api/docs/ui/swagger-ui.css, …-bundle.js, …-initializer.js)
  * The document is built at the first request (every route is registered by then) and kept. The docs
- * routes are named `arbor.docs.*` and left out of the document itself.
+ * routes are named `arbor.docs.*` and left out of the document itself. The UI's script and style files
+ * carry an ETag (304 on `If-None-Match`), `Cache-Control` and a brotli or gzip body when accepted
+ * (static-asset.ts).
  */
 import { DOCS_ROUTE_PREFIX } from './annotations.js';
 import { exportWithDiagnostics } from './exporter.js';
 import { generateHtml } from './html.js';
+import { type AssetRequest, type AssetResponse, StaticAsset } from './static-asset.js';
 import {
   UI_ASSETS,
   type UiAsset,
@@ -102,21 +105,21 @@ export function mountDocs(app: DocsHost, options: DocsOptions = {}): MountedDocs
       ),
       `${DOCS_ROUTE_PREFIX}ui`,
     );
-    const initializer = uiInitializer(jsonPath);
+    const initializer = new StaticAsset(uiInitializer(jsonPath), 'text/javascript; charset=utf-8');
     nameRoute(
-      app.get(`${base}/swagger-initializer.js`, (_req: unknown, res: DocsResponse) =>
-        res.header('Content-Type', 'text/javascript; charset=utf-8').send(initializer),
+      app.get(`${base}/swagger-initializer.js`, (req: AssetRequest, res: AssetResponse) =>
+        initializer.respond(req, res),
       ),
       `${DOCS_ROUTE_PREFIX}ui.initializer`,
     );
     for (const [file, type] of Object.entries(UI_ASSETS)) {
+      // Read at the first request, so mounting the docs costs nothing until someone opens the UI.
+      let asset: StaticAsset | undefined;
       nameRoute(
-        app.get(`${base}/${file}`, (_req: unknown, res: DocsResponse) =>
-          res
-            .header('Content-Type', type)
-            .header('Cache-Control', 'public, max-age=3600')
-            .send(uiAsset(file as UiAsset)),
-        ),
+        app.get(`${base}/${file}`, (req: AssetRequest, res: AssetResponse) => {
+          asset ??= new StaticAsset(uiAsset(file as UiAsset), type);
+          return asset.respond(req, res);
+        }),
         `${DOCS_ROUTE_PREFIX}ui.${file}`,
       );
     }

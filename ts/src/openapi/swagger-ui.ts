@@ -1,5 +1,12 @@
 /**
- * The interactive UI: Swagger UI from the local `swagger-ui-dist` package, never from a CDN.
+ * The interactive UI: Swagger UI from local files, never from a CDN.
+ *
+ * Where the files come from: the published package carries a copy of the two files it serves (with
+ * Swagger UI's LICENSE and NOTICE) in `swagger-ui-dist/` beside this module, made by `npm pack`
+ * (scripts/prepack.mjs) from the `swagger-ui-dist` devDependency. So a consumer installs no
+ * `swagger-ui-dist`, and with it no `@scarf/scarf`, whose install script reports installs to a
+ * telemetry service (docs/OPENAPI.md, "Swagger UI's files"). In this repository, where there is no such
+ * copy, the files are read from the `swagger-ui-dist` devDependency.
  *
  * Only two of its files are served (`swagger-ui-bundle.js`, `swagger-ui.css`): the standalone preset and
  * its top bar (a URL box and a link to swagger.io) are left out on purpose. The initializer is our own
@@ -8,19 +15,36 @@
  * the whole document to validator.swagger.io) and `queryConfigEnabled: false` (so `?url=` cannot point the
  * page at another document). Swagger UI has no analytics of its own at run time.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { escapeHtml } from './html.js';
 
-const require = createRequire(import.meta.url);
+/** The copy `npm pack` puts beside the compiled module (absent from the sources). */
+export const VENDORED_DIR = join(dirname(fileURLToPath(import.meta.url)), 'swagger-ui-dist');
 
-/** The directory of the installed `swagger-ui-dist`. */
+let resolvedDir: string | undefined;
+
+/** The directory holding Swagger UI's files: the packaged copy, else the installed `swagger-ui-dist`. */
 export function swaggerUiDir(): string {
-  return dirname(require.resolve('swagger-ui-dist/package.json'));
+  if (resolvedDir !== undefined) return resolvedDir;
+  if (existsSync(join(VENDORED_DIR, 'package.json'))) {
+    resolvedDir = VENDORED_DIR;
+    return resolvedDir;
+  }
+  try {
+    resolvedDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  } catch (error) {
+    throw new Error(
+      `Swagger UI's files are missing: neither ${VENDORED_DIR} (made by npm pack) nor the swagger-ui-dist package was found`,
+      { cause: error },
+    );
+  }
+  return resolvedDir;
 }
 
-/** The installed Swagger UI version (shown in docs and tests). */
+/** The Swagger UI version served (shown in docs and tests). */
 export function swaggerUiVersion(): string {
   return (JSON.parse(readFileSync(join(swaggerUiDir(), 'package.json'), 'utf8')) as { version: string })
     .version;
@@ -33,16 +57,18 @@ export const UI_ASSETS = {
 } as const;
 export type UiAsset = keyof typeof UI_ASSETS;
 
+/** Drops a trailing source-map comment: the maps are not served (nor packaged). */
+export function withoutSourceMap(text: string): string {
+  return text.replace(/\n?\/[/*]# sourceMappingURL=\S+(?: \*\/)?\s*$/, '\n');
+}
+
 const assetCache = new Map<UiAsset, string>();
 
-/** An asset's text, read once per process. The source-map comment is dropped: the map is not served. */
+/** An asset's text, read once per process. */
 export function uiAsset(name: UiAsset): string {
   let text = assetCache.get(name);
   if (text === undefined) {
-    text = readFileSync(join(swaggerUiDir(), name), 'utf8').replace(
-      /\n?\/[/*]# sourceMappingURL=\S+(?: \*\/)?\s*$/,
-      '\n',
-    );
+    text = withoutSourceMap(readFileSync(join(swaggerUiDir(), name), 'utf8'));
     assetCache.set(name, text);
   }
   return text;

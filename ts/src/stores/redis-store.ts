@@ -8,18 +8,32 @@
  * same key at the same instant can neither lose an increment nor leave a key without an expiry (the race
  * an `INCR` followed by a separate `PEXPIRE` has when a process dies between the two).
  *
+ * The client is `ioredis`, an optional peer dependency of the package: an application that uses this
+ * store installs it (`npm install ioredis`), every other application never downloads it. The store itself
+ * only needs the three commands of {@link RedisClient}, so it takes a client the application made, or
+ * makes one from a URL with {@link RedisRateLimitStore.fromUrl}, which says plainly when ioredis is missing.
+ *
  * @example
  * import { Redis } from 'ioredis';
  * const store = new RedisRateLimitStore({ client: new Redis(process.env.REDIS_URL) });
  * app.get('/search', search).middleware(throttle({ max: 60, minutes: 1, store }));
  */
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import type { RateLimitHit, RateLimitStore } from '../app/throttle.js';
 
+/**
+ * The commands the store sends. An ioredis `Redis` (or `Cluster`) has them; declared here rather than
+ * imported from ioredis so that the package's types do not require ioredis to be installed.
+ */
+export interface RedisClient {
+  evalsha(sha1: string, numkeys: number, ...args: (string | number)[]): Promise<unknown>;
+  eval(script: string, numkeys: number, ...args: (string | number)[]): Promise<unknown>;
+  del(...keys: string[]): Promise<number>;
+}
+
 export interface RedisRateLimitStoreOptions {
-  /** A connected (or connecting) ioredis client. The caller owns it: the store never closes it. */
-  client: Redis;
+  /** A connected (or connecting) client. The caller owns it: the store never closes it. */
+  client: RedisClient;
   /** Prefix of every key the store writes (default `arbor:ratelimit:`), so one Redis can serve several apps. */
   prefix?: string;
 }
@@ -38,13 +52,66 @@ return { count, ttl }
 `;
 const HIT_SHA = createHash('sha1').update(HIT_SCRIPT).digest('hex');
 
+/** Thrown by {@link RedisRateLimitStore.fromUrl} when the optional peer dependency is not installed. */
+export class MissingPeerDependencyError extends Error {
+  readonly code = 'MISSING_PEER_DEPENDENCY';
+  readonly dependency: string;
+
+  constructor(dependency: string, cause: unknown) {
+    super(
+      `arbor-router/redis needs the '${dependency}' package to connect to Redis, and it is not installed: ` +
+        `run \`npm install ${dependency}\` in your application (it is an optional peer dependency of arbor-router)`,
+      { cause },
+    );
+    this.name = 'MissingPeerDependencyError';
+    this.dependency = dependency;
+  }
+}
+
+interface IoRedisModule {
+  Redis: new (url: string, options?: Record<string, unknown>) => RedisClient & { quit(): Promise<unknown> };
+}
+
 export class RedisRateLimitStore implements RateLimitStore {
-  readonly #client: Redis;
+  readonly #client: RedisClient;
   readonly #prefix: string;
 
   constructor(options: RedisRateLimitStoreOptions) {
     this.#client = options.client;
     this.#prefix = options.prefix ?? 'arbor:ratelimit:';
+  }
+
+  /**
+   * A store with its own ioredis client for `url` (`redis://host:6379/0`). `clientOptions` go to ioredis
+   * (default `maxRetriesPerRequest: 1`: a request fails fast instead of waiting while Redis is away).
+   * Rejects with a {@link MissingPeerDependencyError} when ioredis is not installed, so the application
+   * learns it at start-up, not at its first throttled request. `client.quit()` closes the connection.
+   *
+   * @example
+   * const { store, client } = await RedisRateLimitStore.fromUrl(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+   */
+  static async fromUrl(
+    url: string,
+    options: { prefix?: string; clientOptions?: Record<string, unknown> } = {},
+  ): Promise<{ store: RedisRateLimitStore; client: RedisClient & { quit(): Promise<unknown> } }> {
+    let ioredis: IoRedisModule;
+    try {
+      // A variable specifier: bundlers and type checkers must not require the optional peer.
+      const specifier = 'ioredis';
+      ioredis = (await import(specifier)) as IoRedisModule;
+    } catch (error) {
+      // Only ioredis itself missing; a broken installation of it keeps its own error.
+      const { code, message } = error as { code?: unknown; message?: unknown };
+      if (code === 'ERR_MODULE_NOT_FOUND' && String(message).includes("'ioredis'"))
+        throw new MissingPeerDependencyError('ioredis', error);
+      throw error;
+    }
+    const client = new ioredis.Redis(url, { maxRetriesPerRequest: 1, ...options.clientOptions });
+    const store = new RedisRateLimitStore({
+      client,
+      ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
+    });
+    return { store, client };
   }
 
   /** Counts one hit for `key` in a window of `windowMs`; atomic across every process sharing the Redis. */
