@@ -1,0 +1,149 @@
+#!/usr/bin/env node
+// `npm pack` and `npm publish` run this first (package.json `prepack`): it makes dist/ complete, then checks
+// that dist/ holds every file package.json promises, so a tarball without its build cannot be made.
+//
+// 1. Build (`node scripts/bootstrap.mjs build`: the wasm engine when stale, then tsc) unless dist/ is
+//    already newer than every input: inside `npm test` the build has just run, and rewriting dist/ while
+//    other tests read it would race them.
+// 2. Remove outputs whose source is gone (they would be packed by the `files` globs).
+// 3. Copy Swagger UI's two served files, its LICENSE and NOTICE, from the `swagger-ui-dist`
+//    devDependency into dist/ts/src/openapi/swagger-ui-dist/ (why: docs/OPENAPI.md, "Swagger UI's files").
+// 4. Check the entry points, the types, the .wasm, the CLI and the Swagger UI copy exist.
+//
+// Messages go to stderr: `npm pack --json` prints its report on stdout.
+import { spawnSync } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const log = (message) => console.error(`[arbor] prepack: ${message}`);
+const DIST_SRC = join(root, 'dist', 'ts', 'src');
+const WASM_PKG = join('engine', 'wasm-pkg');
+const SWAGGER_COPY = join('openapi', 'swagger-ui-dist');
+const SWAGGER_FILES = ['swagger-ui-bundle.js', 'swagger-ui.css', 'LICENSE', 'NOTICE'];
+
+function* files(dir) {
+  if (!existsSync(dir)) return;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* files(path);
+    else if (entry.isFile()) yield path;
+  }
+}
+
+const mtime = (path) => (existsSync(path) ? statSync(path).mtimeMs : Number.NEGATIVE_INFINITY);
+
+/** Why dist/ must be rebuilt, or null when every output is newer than its inputs. */
+function staleReason() {
+  const wasm = join(root, 'ts', 'src', WASM_PKG, 'arbor_wasm_bg.wasm');
+  if (!existsSync(wasm)) return 'no wasm build yet';
+  for (const input of [
+    join(root, 'Cargo.toml'),
+    join(root, 'Cargo.lock'),
+    ...[...files(join(root, 'crates'))].filter(
+      (path) =>
+        /\.rs$|Cargo\.toml$/.test(path) && !path.includes(`${join('crates', 'arbor-router', 'fuzz')}`),
+    ),
+  ]) {
+    if (mtime(input) > mtime(wasm)) return `${relative(root, input)} is newer than the wasm build`;
+  }
+  if (mtime(wasm) > mtime(join(DIST_SRC, WASM_PKG, 'arbor_wasm_bg.wasm')))
+    return 'the wasm build is not in dist/';
+  const config = Math.max(mtime(join(root, 'tsconfig.json')), mtime(join(root, 'package.json')));
+  for (const source of files(join(root, 'ts', 'src'))) {
+    if (!source.endsWith('.ts') || source.endsWith('.d.ts') || source.includes(`${WASM_PKG}`)) continue;
+    const output = join(root, 'dist', relative(root, source)).replace(/\.ts$/, '.js');
+    if (mtime(output) < Math.max(mtime(source), config))
+      return `${relative(root, output)} is missing or stale`;
+  }
+  return null;
+}
+
+function build() {
+  const reason = staleReason();
+  if (reason === null) return log('dist/ is up to date: no build');
+  log(`building (${reason})`);
+  const result = spawnSync(process.execPath, [join(root, 'scripts', 'bootstrap.mjs'), 'build'], {
+    cwd: root,
+    // The build's own progress lines also go to stderr (see the header).
+    stdio: ['ignore', 2, 2],
+  });
+  if (result.status !== 0) throw new Error(`the build failed (exit ${result.status ?? result.signal})`);
+}
+
+/** Compiled files whose TypeScript source no longer exists. */
+function removeOrphans() {
+  for (const output of files(DIST_SRC)) {
+    const rel = relative(DIST_SRC, output);
+    if (rel.startsWith(WASM_PKG) || rel.startsWith(SWAGGER_COPY)) continue;
+    const source = join(root, 'ts', 'src', rel.replace(/(\.d\.ts|\.js|\.js\.map)$/, '.ts'));
+    if (!existsSync(source)) {
+      log(`removing ${relative(root, output)} (its source is gone)`);
+      rmSync(output);
+    }
+  }
+}
+
+function copySwaggerUi() {
+  const from = dirname(join(root, 'node_modules', 'swagger-ui-dist', 'package.json'));
+  if (!existsSync(join(from, 'package.json'))) throw new Error(`${from} is missing: run npm install`);
+  const manifest = JSON.parse(readFileSync(join(from, 'package.json'), 'utf8'));
+  const to = join(DIST_SRC, SWAGGER_COPY);
+  rmSync(to, { recursive: true, force: true });
+  mkdirSync(to, { recursive: true });
+  for (const file of SWAGGER_FILES) {
+    if (file.endsWith('.js') || file.endsWith('.css')) {
+      // The source maps are not shipped, so neither is the comment that names them.
+      const text = readFileSync(join(from, file), 'utf8');
+      writeFileSync(join(to, file), text.replace(/\n?\/[/*]# sourceMappingURL=\S+(?: \*\/)?\s*$/, '\n'));
+    } else {
+      copyFileSync(join(from, file), join(to, file));
+    }
+  }
+  // The bundle's header names this file for the licences of the libraries bundled into it.
+  copyFileSync(join(from, 'swagger-ui-bundle.js.LICENSE.txt'), join(to, 'swagger-ui-bundle.js.LICENSE.txt'));
+  const note = `A copy of two files of ${manifest.name} ${manifest.version} (${manifest.license}), made by arbor-router's prepack`;
+  writeFileSync(
+    join(to, 'package.json'),
+    `${JSON.stringify({ name: manifest.name, version: manifest.version, license: manifest.license, description: note }, null, 2)}\n`,
+  );
+  log(`copied Swagger UI ${manifest.version} into ${relative(root, to)}`);
+}
+
+function check() {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const promised = new Set([manifest.main, manifest.types, ...Object.values(manifest.bin ?? {})]);
+  for (const entry of Object.values(manifest.exports ?? {})) {
+    if (typeof entry === 'string') promised.add(entry);
+    else for (const target of Object.values(entry)) promised.add(target);
+  }
+  promised.add(`./dist/ts/src/${WASM_PKG}/arbor_wasm_bg.wasm`);
+  promised.add(`./dist/ts/src/${WASM_PKG}/arbor_wasm.js`);
+  promised.add(`./dist/ts/src/${SWAGGER_COPY}/swagger-ui-bundle.js`);
+  promised.add('./LICENSE');
+  const missing = [...promised].filter((path) => !existsSync(join(root, path)));
+  if (missing.length > 0) throw new Error(`the package would lack ${missing.join(', ')}`);
+  const bin = readFileSync(join(root, manifest.bin.arbor), 'utf8');
+  if (!bin.startsWith('#!/usr/bin/env node')) throw new Error(`${manifest.bin.arbor} has no #! line`);
+  log(`checked ${promised.size} promised files`);
+}
+
+try {
+  build();
+  removeOrphans();
+  copySwaggerUi();
+  check();
+} catch (error) {
+  log(`failed: ${error.message}`);
+  process.exit(1);
+}
