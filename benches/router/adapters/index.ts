@@ -1,6 +1,7 @@
 import { type ArborEngine, arborAdapters } from './arbor.js';
 import { findMyWay, findMyWayCompiled } from './find-my-way.js';
 import { honoRegExp, honoTrie } from './hono.js';
+import { jitRouter } from './jit-router.js';
 import { koaTreeRouter } from './koa-tree-router.js';
 import { medley } from './medley.js';
 import { memoirist } from './memoirist.js';
@@ -14,6 +15,7 @@ export const PEERS: readonly Adapter[] = [
   rou3Compiled,
   rou3,
   memoirist,
+  jitRouter,
   findMyWay,
   findMyWayCompiled,
   honoRegExp,
