@@ -1,7 +1,10 @@
-/** The timed cases, built from the three tables. */
+/** The timed cases, built from the four tables. */
 import type { RouteTable } from './routes.js';
 
-export type TableName = 'small' | 'github' | 'generated';
+export type TableName = 'small' | 'github' | 'saas' | 'generated';
+
+/** Every table, in the order the report shows them. */
+export const TABLES: readonly TableName[] = ['small', 'github', 'saas', 'generated'];
 export type Mode = 'select' | 'params';
 
 export interface Case {
@@ -43,6 +46,13 @@ export function buildCases(tables: Record<TableName, RouteTable>): Case[] {
     per: 'request',
   });
   cases.push({
+    id: 'saas/all',
+    table: 'saas',
+    title: `SaaS API (org/project/repo), ${tables.saas.routes.length} routes: every request URL in turn`,
+    requests: all(tables.saas),
+    per: 'request',
+  });
+  cases.push({
     id: 'generated/all',
     table: 'generated',
     title: `generated ${tables.generated.routes.length.toLocaleString('en')} routes: ${tables.generated.requests.length} distinct requests in turn`,
@@ -53,4 +63,4 @@ export function buildCases(tables: Record<TableName, RouteTable>): Case[] {
 }
 
 /** Tables whose registration time and memory are measured. */
-export const BUILD_TABLES: readonly TableName[] = ['github', 'generated'];
+export const BUILD_TABLES: readonly TableName[] = ['github', 'saas', 'generated'];

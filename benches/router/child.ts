@@ -16,10 +16,10 @@ import { parseArgs } from 'node:util';
 import { measure } from 'mitata';
 import type { ArborEngine } from './adapters/arbor.js';
 import { type Adapter, type Built, loadAdapters } from './adapters/index.js';
-import { BUILD_TABLES, buildCases, type Case, MODES, type Mode, type TableName } from './cases.js';
+import { BUILD_TABLES, buildCases, type Case, MODES, type Mode, TABLES, type TableName } from './cases.js';
 import { type PairedEntry, timeCasePaired } from './paired.js';
 import { loadTables, type RouteTable } from './routes.js';
-import { verify } from './verify.js';
+import { type TableVerification, verify } from './verify.js';
 
 export interface Timing {
   /** ns per op or per request (see the case's `per`). */
@@ -29,7 +29,7 @@ export interface Timing {
 
 export interface ChildResult {
   adapter: string;
-  verification: Partial<Record<TableName, { ok: boolean; reason: string | null }>>;
+  verification: Partial<Record<TableName, TableVerification>>;
   /** caseId → mode → timing; absent when the router could not register the table. */
   timings: Record<string, Partial<Record<Mode, Timing>>>;
   /** table → median ms to register every route and answer a first request. */
@@ -152,9 +152,7 @@ function registrationTime(a: Adapter, table: RouteTable, quick: boolean): number
 /** The cases this run times, and the tables they need (a full run verifies every table). */
 function selection(): { cases: Case[]; tables: Set<TableName> } {
   const cases = buildCases(tables).filter((c) => !values.cases || c.id.includes(values.cases));
-  const needed = new Set<TableName>(
-    values.cases ? cases.map((c) => c.table) : ['small', 'github', 'generated'],
-  );
+  const needed = new Set<TableName>(values.cases ? cases.map((c) => c.table) : TABLES);
   if (values.cases && 'register'.includes(values.cases)) for (const t of BUILD_TABLES) needed.add(t);
   return { cases, tables: needed };
 }
@@ -164,7 +162,12 @@ function verifyAll(a: Adapter, needed: Set<TableName>, result: ChildResult): Pai
   const built: PairedEntry['built'] = {};
   for (const name of needed) {
     const verified = verify(a, tables[name]);
-    result.verification[name] = { ok: verified.ok, reason: verified.reason };
+    result.verification[name] = {
+      ok: verified.ok,
+      agreement: verified.agreement,
+      reason: verified.reason,
+      split: verified.split,
+    };
     if (verified.built) built[name] = { built: verified.built, names: verified.names };
   }
   return built;

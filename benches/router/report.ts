@@ -1,47 +1,25 @@
 /**
- * Renders `benches/results/router.md` and `router.svg` from every `router-node*.json` present, so
- * the Node 24 and Node 20 runs (made separately, by different binaries) land in one report.
+ * Renders `benches/results/router.md` and `router.svg` from every `router-node*.json` present, so the
+ * runs of each Node line (made separately, by different binaries) land in one report.
  *
  *   tsx benches/router/report.ts
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Case, Mode, TableName } from './cases.js';
-import type { Rule } from './expect.js';
-import type { Machine } from './system.js';
+import { type Mode, TABLES, type TableName } from './cases.js';
+import { renderSvg } from './chart.js';
+import {
+  arborRatios,
+  fastestPeers,
+  type RunFile,
+  ratioOf,
+  type Status,
+  status,
+  timingRows,
+} from './results.js';
 
-export interface RunFile {
-  label: string;
-  machine: Machine;
-  date: string;
-  quick: boolean;
-  rounds: number;
-  /** Every router timed in one process per round, in alternating slices (absent in older files: separate). */
-  paired?: boolean;
-  arborEngine: string;
-  arborError: string | null;
-  versions: Record<string, string>;
-  adapters: {
-    name: string;
-    pkg: string;
-    arbor: boolean;
-    rule: Rule;
-    selection: string;
-    params: string;
-    notes: Record<TableName, string[]>;
-  }[];
-  cases: Case[];
-  verification: Record<string, Partial<Record<TableName, { ok: boolean; reason: string | null }>>>;
-  /** caseId → mode → adapter → ns (median over rounds of mitata's p50; avg likewise). */
-  timings: Record<
-    string,
-    Partial<Record<Mode, Record<string, { p50: number; avg: number; rounds: number[] }>>>
-  >;
-  registration: Partial<Record<TableName, Record<string, number>>>;
-  memory: Partial<Record<TableName, Record<string, { heapUsed: number; external: number; rss: number }>>>;
-  errors: string[];
-}
+export type { RunFile } from './results.js';
 
 const MODE_TITLE: Record<Mode, string> = {
   select: 'Selection only (which route)',
@@ -50,17 +28,11 @@ const MODE_TITLE: Record<Mode, string> = {
 const TABLE_TITLE: Record<TableName, string> = {
   small: '12 routes',
   github: 'GitHub API',
+  saas: 'SaaS API',
   generated: 'generated 10k',
 };
-
-type Status = 'ok' | 'wrong' | 'unregistered' | 'missing';
-
-function status(run: RunFile, adapter: string, table: TableName): Status {
-  const v = run.verification[adapter]?.[table];
-  if (v === undefined) return 'missing';
-  if (v.ok) return 'ok';
-  return v.reason?.startsWith('cannot register') ? 'unregistered' : 'wrong';
-}
+/** The lines the targets are set on come first, then the older one beside them, then anything else. */
+const LINE_ORDER = ['24', '26', '22'];
 
 const fmtNs = (ns: number): string => (ns >= 100 ? ns.toFixed(0) : ns >= 10 ? ns.toFixed(1) : ns.toFixed(2));
 const fmtRatio = (r: number): string => `${r.toFixed(2)}×`;
@@ -68,20 +40,8 @@ const fmtBytes = (b: number): string =>
   Math.abs(b) >= 1 << 20 ? `${(b / (1 << 20)).toFixed(2)} MiB` : `${(b / 1024).toFixed(0)} KiB`;
 const esc = (s: string): string => s.replaceAll('|', '\\|');
 
-/** The fastest verified non-Arbor figure of a row: the figure Arbor is compared with. */
-function fastestPeer(
-  run: RunFile,
-  values: Record<string, number>,
-  table: TableName,
-): [string, number] | null {
-  let best: [string, number] | null = null;
-  for (const a of run.adapters) {
-    const v = values[a.name];
-    if (a.arbor || v === undefined || status(run, a.name, table) !== 'ok') continue;
-    if (best === null || v < best[1]) best = [a.name, v];
-  }
-  return best;
-}
+/** The mark a router's figure carries in a table: see the footnotes under Verification. */
+const MARK: Record<Status, string> = { exact: '', split: '³', wrong: '²', unregistered: '¹', missing: '' };
 
 function cell(
   run: RunFile,
@@ -93,67 +53,75 @@ function cell(
   const s = status(run, adapter, table);
   if (s === 'unregistered') return 'FAILED¹';
   if (value === undefined) return '—';
-  return s === 'wrong' ? `✗ ${fmt(value)}²` : fmt(value);
+  return s === 'wrong' ? `✗ ${fmt(value)}²` : `${fmt(value)}${MARK[s]}`;
 }
 
-/** One table: rows, a column per router, then per Arbor variant its ratio to the fastest other router. */
-function figureTable(
-  run: RunFile,
-  rows: { title: string; table: TableName; values: Record<string, number> }[],
-  fmt: (n: number) => string,
-  lowerIsBetter = true,
-): string[] {
+interface Row {
+  title: string;
+  table: TableName;
+  values: Record<string, number>;
+}
+
+/**
+ * One table: rows, a column per router, the fastest other router selecting the intended route and, per
+ * Arbor variant, its ratio to it. When that router splits parameters differently in some row, the
+ * fastest exactly agreeing router and Arbor's ratios to it follow.
+ */
+function figureTable(run: RunFile, rows: Row[], fmt: (n: number) => string, lowerIsBetter = true): string[] {
   const arbors = run.adapters.filter((a) => a.arbor);
+  const anySplit = rows.some((row) => fastestPeers(run, row.values, row.table).same?.split === true);
   const head = [
     'case',
     ...run.adapters.map((a) => a.name),
-    'fastest other',
+    'fastest other (same route)',
     ...arbors.map((a) => `${a.name} ratio`),
+    ...(anySplit ? ['fastest exactly agreeing', ...arbors.map((a) => `${a.name} ratio (exact)`)] : []),
   ];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`];
+  const orient = (r: number | null): string => (r === null ? '—' : fmtRatio(lowerIsBetter ? r : 1 / r));
   for (const row of rows) {
-    const best = fastestPeer(run, row.values, row.table);
+    const peers = fastestPeers(run, row.values, row.table);
     const cells = run.adapters.map((a) => {
       const text = cell(run, a.name, row.table, row.values[a.name], fmt);
-      return best?.[0] === a.name ? `**${text}**` : text;
+      return peers.same?.name === a.name ? `**${text}**` : text;
     });
-    const ratios = arbors.map((a) => {
-      const v = row.values[a.name];
-      if (best === null || v === undefined) return '—';
+    const ratios = arbors.map((a) => ratioOf(run, row.values, row.table, a.name));
+    const failed = (a: { name: string }, r: number | null): string => {
       const s = status(run, a.name, row.table);
-      if (s === 'missing') return '—';
-      if (s !== 'ok') return 'FAILED';
-      return fmtRatio(lowerIsBetter ? best[1] / v : v / best[1]);
-    });
-    lines.push(`| ${[esc(row.title), ...cells, best ? best[0] : 'none verified', ...ratios].join(' | ')} |`);
+      return s === 'wrong' || s === 'unregistered' || s === 'split' ? 'FAILED' : orient(r);
+    };
+    const same = peers.same ? `${peers.same.name}${peers.same.split ? '³' : ''}` : 'none';
+    const exactCells = anySplit
+      ? [
+          peers.same?.split ? (peers.exact?.name ?? 'none') : 'same',
+          ...arbors.map((a, k) => (peers.same?.split ? failed(a, ratios[k]?.exactRatio ?? null) : '')),
+        ]
+      : [];
+    lines.push(
+      `| ${[esc(row.title), ...cells, same, ...arbors.map((a, k) => failed(a, ratios[k]?.ratio ?? null)), ...exactCells].join(' | ')} |`,
+    );
   }
   return lines;
 }
 
-function timingRows(
-  run: RunFile,
-  mode: Mode,
-): { id: string; title: string; table: TableName; values: Record<string, number> }[] {
-  return run.cases
-    .filter((c) => run.timings[c.id]?.[mode])
-    .map((c) => {
-      const values: Record<string, number> = {};
-      for (const [name, t] of Object.entries(run.timings[c.id]?.[mode] ?? {})) values[name] = t.p50;
-      return {
-        id: c.id,
-        title: `${c.title}${c.per === 'request' ? ' — ns per request' : ''}`,
-        table: c.table,
-        values,
-      };
-    });
+function tableSize(run: RunFile, table: TableName): string {
+  const routes = run.tables?.[table]?.routes;
+  return routes === undefined
+    ? TABLE_TITLE[table]
+    : `${TABLE_TITLE[table]} (${routes.toLocaleString('en')} routes)`;
 }
 
-function renderRun(run: RunFile): string[] {
+function header(run: RunFile): string[] {
   const m = run.machine;
   const out: string[] = [`## ${run.label} (${m.node})`, ''];
   if (run.quick)
     out.push(
       '> **Smoke run (`--quick`)**: short measurements on a possibly busy machine. The figures only show that the machinery works; do not draw conclusions from them.',
+      '',
+    );
+  else if (run.rounds < 3)
+    out.push(
+      `> **${run.rounds} round only**: indicative figures; the published ones are the median of at least three rounds.`,
       '',
     );
   out.push(
@@ -172,18 +140,19 @@ function renderRun(run: RunFile): string[] {
       .map(([p, v]) => `${p} ${v}`)
       .join(', ')}`,
     '',
-    'Ratio = fastest other (verified) router ÷ Arbor: **> 1 means Arbor is faster.** The fastest other router of each row is in bold.',
+    'Ratio = fastest other router selecting the intended route ÷ Arbor: **> 1 means Arbor is faster.** That router is in bold in each row.',
     '',
   );
+  return out;
+}
+
+function renderRun(run: RunFile): string[] {
+  const out = header(run);
   for (const mode of ['select', 'params'] as const) {
     out.push(`### ${MODE_TITLE[mode]}, ns`, '', ...figureTable(run, timingRows(run, mode), fmtNs), '');
   }
   const regRows = (Object.entries(run.registration) as [TableName, Record<string, number>][]).map(
-    ([table, values]) => ({
-      title: `${TABLE_TITLE[table]} (${table === 'github' ? 516 : '10,000'} routes), ms`,
-      table,
-      values,
-    }),
+    ([table, values]) => ({ title: `${tableSize(run, table)}, ms`, table, values }),
   );
   if (regRows.length > 0) {
     out.push(
@@ -193,59 +162,77 @@ function renderRun(run: RunFile): string[] {
       '',
     );
   }
+  out.push(...renderMemory(run), ...renderVerification(run));
+  if (run.errors.length > 0)
+    out.push('Errors during the run:', '', ...run.errors.map((e) => `- ${esc(e)}`), '');
+  return out;
+}
+
+function renderMemory(run: RunFile): string[] {
   const memTables = Object.entries(run.memory) as [
     TableName,
     Record<string, { heapUsed: number; external: number; rss: number }>,
   ][];
-  if (memTables.length > 0) {
-    out.push(
-      '### Memory after registration (fresh process, `--expose-gc`, delta after gc)',
-      '',
-      "JS heap used + external memory (ArrayBuffers; Arbor's WebAssembly memory shows here and/or in RSS, which is given too but is coarse). Ratio: fastest other ÷ Arbor on heap + external (> 1: Arbor smaller).",
-      '',
-    );
-    const rows = memTables.map(([table, byAdapter]) => {
-      const values: Record<string, number> = {};
-      for (const [name, mem] of Object.entries(byAdapter))
-        values[name] = mem.heapUsed + Math.max(0, mem.external);
-      return { title: `${TABLE_TITLE[table]}: heap + external`, table, values };
-    });
-    out.push(...figureTable(run, rows, fmtBytes), '');
-    out.push('| table | router | heap used | external | RSS |', '|---|---|---:|---:|---:|');
-    for (const [table, byAdapter] of memTables) {
-      for (const [name, mem] of Object.entries(byAdapter)) {
-        out.push(
-          `| ${TABLE_TITLE[table]} | ${name} | ${fmtBytes(mem.heapUsed)} | ${fmtBytes(mem.external)} | ${fmtBytes(mem.rss)} |`,
-        );
-      }
+  if (memTables.length === 0) return [];
+  const out = [
+    '### Memory after registration (fresh process, `--expose-gc`, delta after gc)',
+    '',
+    "JS heap used + external memory (ArrayBuffers; Arbor's WebAssembly memory shows here and/or in RSS, which is given too but is coarse). Ratio: fastest other ÷ Arbor on heap + external (> 1: Arbor smaller).",
+    '',
+  ];
+  const rows = memTables.map(([table, byAdapter]) => {
+    const values: Record<string, number> = {};
+    for (const [name, mem] of Object.entries(byAdapter))
+      values[name] = mem.heapUsed + Math.max(0, mem.external);
+    return { title: `${TABLE_TITLE[table]}: heap + external`, table, values };
+  });
+  out.push(...figureTable(run, rows, fmtBytes), '');
+  out.push('| table | router | heap used | external | RSS |', '|---|---|---:|---:|---:|');
+  for (const [table, byAdapter] of memTables) {
+    for (const [name, mem] of Object.entries(byAdapter)) {
+      out.push(
+        `| ${TABLE_TITLE[table]} | ${name} | ${fmtBytes(mem.heapUsed)} | ${fmtBytes(mem.external)} | ${fmtBytes(mem.rss)} |`,
+      );
     }
-    out.push('');
   }
-  out.push(
+  return [...out, ''];
+}
+
+function renderVerification(run: RunFile): string[] {
+  const tables = TABLES.filter((t) => Object.values(run.verification).some((v) => v[t] !== undefined));
+  const out = [
     '### Verification (before any timing)',
     '',
-    '| router | rule | 12 routes | GitHub API | generated 10k |',
-    '|---|---|---|---|---|',
-  );
+    `| router | rule | ${tables.map((t) => TABLE_TITLE[t]).join(' | ')} |`,
+    `|---|---|${tables.map(() => '---').join('|')}|`,
+  ];
   const reasons: string[] = [];
   for (const a of run.adapters) {
-    const cells = (['small', 'github', 'generated'] as const).map((t) => {
+    const cells = tables.map((t) => {
       const s = status(run, a.name, t);
-      if (s === 'ok') return '✓';
+      if (s === 'exact') return '✓';
       if (s === 'missing') return '—';
-      reasons.push(`- **${a.name}**, ${TABLE_TITLE[t]}: ${run.verification[a.name]?.[t]?.reason ?? ''}`);
+      const v = run.verification[a.name]?.[t];
+      if (s === 'split') {
+        const requests = v?.split ?? [];
+        reasons.push(
+          `- **${a.name}**, ${TABLE_TITLE[t]}: the intended route for every request; other parameters on ${requests.length}: ${requests.map((r) => `\`${r}\``).join('; ')}`,
+        );
+        return 'route ✓, params ≈³';
+      }
+      reasons.push(`- **${a.name}**, ${TABLE_TITLE[t]}: ${v?.reason ?? ''}`);
       return s === 'unregistered' ? 'FAILED¹' : 'FAILED²';
     });
     out.push(`| ${a.name} | ${a.rule} | ${cells.join(' | ')} |`);
   }
   out.push(
     '',
-    '¹ cannot register the table (no figure). ² answers some requests wrongly under its own rule: timed and shown as `✗`, never the fastest other router, and its ratio is not computed.',
+    '¹ cannot register the table: no figure.',
+    '² answers some request with a wrong route, or none, under its own rule: timed and shown as `✗`, never the router Arbor is compared with.',
+    '³ selects the intended route for every request but splits some parameter differently (the requests are listed below): it stays in the comparison, since a user choosing a router compares against it, and the ratio against the fastest router that also agrees on every parameter is given beside it.',
     '',
   );
-  if (reasons.length > 0) out.push('Failures:', '', ...reasons.map(esc), '');
-  if (run.errors.length > 0)
-    out.push('Errors during the run:', '', ...run.errors.map((e) => `- ${esc(e)}`), '');
+  if (reasons.length > 0) out.push('Differences and failures:', '', ...reasons.map(esc), '');
   return out;
 }
 
@@ -263,118 +250,70 @@ function renderAdapters(run: RunFile): string[] {
   return [...out, ''];
 }
 
-/** Arbor's ratios, one per case, mode and run: the chart's and the summary's data. */
-function ratios(
-  run: RunFile,
-  mode: Mode,
-  arbor = 'arbor',
-): { id: string; title: string; ratio: number | null }[] {
-  return timingRows(run, mode).map((row) => {
-    const best = fastestPeer(run, row.values, row.table);
-    const v = row.values[arbor];
-    const ok = status(run, arbor, row.table) === 'ok';
-    return { id: row.id, title: row.title, ratio: best && v !== undefined && ok ? best[1] / v : null };
-  });
-}
-
-function renderSvg(runs: RunFile[]): string {
-  const series = runs.flatMap((run) =>
-    (['select', 'params'] as const).map((mode) => ({ run, mode, data: ratios(run, mode) })),
-  );
-  const ids = [...new Set(series.flatMap((s) => s.data.map((d) => d.id)))];
-  const colors = ['#2b6cb0', '#dd6b20', '#63b3ed', '#f6ad55'];
-  const barH = 12;
-  const groupH = series.length * barH + 14;
-  const left = 190;
-  const width = 820;
-  const plotW = width - left - 70;
-  const top = 58;
-  const height = top + ids.length * groupH + 30;
-  const max = Math.max(1.5, ...series.flatMap((s) => s.data.map((d) => d.ratio ?? 0)));
-  const x = (r: number): number => left + (r / max) * plotW;
-  const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="11">`,
-    `<rect width="100%" height="100%" fill="white"/>`,
-    `<text x="${left}" y="18" font-size="14" font-weight="bold">Arbor vs the fastest other verified router (ratio &gt; 1: Arbor faster)</text>`,
-  ];
-  series.forEach((s, i) => {
-    const lx = left + (i % 2) * 260;
-    const ly = 32 + Math.floor(i / 2) * 14;
-    parts.push(
-      `<rect x="${lx}" y="${ly - 9}" width="10" height="10" fill="${colors[i % colors.length]}"/>`,
-      `<text x="${lx + 14}" y="${ly}">${s.run.label}, ${s.mode === 'select' ? 'selection only' : 'with parameters'}${s.run.quick ? ' (smoke run)' : ''}</text>`,
-    );
-  });
-  ids.forEach((id, g) => {
-    const y0 = top + g * groupH + 10;
-    parts.push(
-      `<text x="${left - 6}" y="${y0 + (series.length * barH) / 2 + 4}" text-anchor="end">${id}</text>`,
-    );
-    series.forEach((s, i) => {
-      const d = s.data.find((e) => e.id === id);
-      const y = y0 + i * barH;
-      if (d?.ratio == null) {
-        parts.push(`<text x="${left + 4}" y="${y + barH - 3}" fill="#999">n/a</text>`);
-        return;
-      }
-      parts.push(
-        `<rect x="${left}" y="${y}" width="${(x(d.ratio) - left).toFixed(1)}" height="${barH - 2}" fill="${colors[i % colors.length]}"/>`,
-        `<text x="${(x(d.ratio) + 4).toFixed(1)}" y="${y + barH - 3}">${d.ratio.toFixed(2)}</text>`,
-      );
-    });
-  });
-  parts.push(
-    `<line x1="${x(1)}" y1="${top}" x2="${x(1)}" y2="${height - 20}" stroke="#333" stroke-dasharray="4 3"/>`,
-    `<text x="${x(1)}" y="${height - 6}" text-anchor="middle">1.0</text>`,
-    '</svg>',
-  );
-  return `${parts.join('\n')}\n`;
-}
-
 function renderSummary(runs: RunFile[]): string[] {
   const head = ['case', ...runs.flatMap((r) => [`${r.label} selection`, `${r.label} params`])];
   const out = [
-    '## Summary: Arbor (default router) ÷ fastest other verified router',
+    '## Summary: Arbor (default router) ÷ the fastest other router selecting the intended route',
     '',
     '![Arbor ratio per case](router.svg)',
     '',
     `| ${head.join(' | ')} |`,
     `|${head.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`,
   ];
-  const per = runs.map((r) => ({ select: ratios(r, 'select'), params: ratios(r, 'params') }));
+  const per = runs.map((r) => ({ select: arborRatios(r, 'select'), params: arborRatios(r, 'params') }));
   const ids = [...new Set(per.flatMap((p) => p.select.map((d) => d.id)))];
+  const splitPeers = new Set<string>();
   for (const id of ids) {
     const cells = per.flatMap((p) =>
       (['select', 'params'] as const).map((mode) => {
-        const r = p[mode].find((d) => d.id === id)?.ratio;
-        return r == null ? '—' : fmtRatio(r);
+        const r = p[mode].find((d) => d.id === id);
+        if (r?.ratio == null) return '—';
+        if (!r.split) return fmtRatio(r.ratio);
+        splitPeers.add(r.peer ?? '');
+        const exact = r.exactRatio == null ? '—' : fmtRatio(r.exactRatio);
+        return `${fmtRatio(r.ratio)}³ (${exact} vs ${r.exactPeer ?? 'none'})`;
       }),
     );
     out.push(`| ${id} | ${cells.join(' | ')} |`);
   }
-  return [...out, ''];
+  out.push('');
+  if (splitPeers.size > 0)
+    out.push(
+      `³ The fastest other router there (${[...splitPeers].join(', ')}) selects the intended route for every request but splits some parameter differently (see Verification); in brackets, the ratio against the fastest router that agrees on every parameter too.`,
+      '',
+    );
+  return out;
+}
+
+function lineRank(file: string): number {
+  const major = file.match(/\d+/)?.[0] ?? '';
+  const known = LINE_ORDER.indexOf(major);
+  return known >= 0 ? known : LINE_ORDER.length + 1000 - Number(major);
 }
 
 /** Renders the report from the JSON files in `dir`; returns the files written. */
 export function renderReport(dir: string): string[] {
   const files = readdirSync(dir)
     .filter((f) => /^router-node\d+\.json$/.test(f))
-    .sort((a, b) => Number(b.match(/\d+/)?.[0]) - Number(a.match(/\d+/)?.[0]));
+    .sort((a, b) => lineRank(a) - lineRank(b));
   const runs = files.map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as RunFile);
   if (runs.length === 0) return [];
   const md = [
     '# Router benchmark: Arbor and the fastest JavaScript routers',
     '',
-    'Generated by `benches/router/report.ts` from ' +
-      files.map((f) => `\`${f}\``).join(', ') +
-      '. Reproduce: `npm run bench`, or',
-    '`PATH=$PWD/node_modules/.bin:$PATH tsx benches/router/run.ts` (Node 24) and `/usr/bin/node --import tsx benches/router/run.ts` (Node 20).',
+    `Generated by \`benches/router/report.ts\` from ${files.map((f) => `\`${f}\``).join(', ')}. Reproduce: \`npm run bench\``,
+    '(Node 24 and 26, then Node 22; `npm run bench -- --only 26` for one line), or one line by hand:',
+    '`<node> --expose-gc --import tsx benches/router/run.ts`, with `<node>` from `scripts/node-binaries.mjs`',
+    '(Node 24: `node_modules/.bin/node`; 22 and 26: `~/.cache/arbor/node<major>/node_modules/.bin/node`).',
     '',
     "Every router is first proven correct on every table under the rule it documents (definition order, Arbor's static-first",
     'definition order, or specificity): for each request, the route and every parameter must equal the answer computed from the',
     'table by an independent matcher (`benches/router/expect.ts`), the parameters must rebuild the request path, and the',
     "selection-only and params functions that are timed must give the same answers. During timing, every op's result is summed",
-    'into a sink that is checked afterwards. A router that cannot register a table or answers wrongly is flagged, never a winner.',
+    'into a sink that is checked afterwards. Arbor is compared with the fastest other router that selects the intended route for',
+    'every request; one that splits a parameter differently on a few requests stays in that comparison, marked ³, with the ratio',
+    'against the fastest exactly agreeing router beside it. A router that selects a wrong route or cannot register a table is',
+    'flagged, never the router Arbor is compared with.',
     '',
     ...renderSummary(runs),
     ...runs.flatMap(renderRun),

@@ -140,8 +140,22 @@ export function githubSet(): RouteTable {
   return table('github', defs, requests);
 }
 
+/**
+ * A project-hosting SaaS API of our own (benches/data/saas-api.ts made it): 279 routes nested up to
+ * org/project/repo/pull/review, every route with 2–5 parameters, one request per route in shuffled order.
+ */
+export function saasSet(): RouteTable {
+  const data = readJson('saas-api.json') as {
+    routes: { method: string; path: string }[];
+    requests: { method: string; path: string }[];
+  };
+  const defs = data.routes.map((r): [string, string] => [r.method, r.path]);
+  const requests = data.requests.map((r) => ({ label: '', method: r.method, path: r.path }));
+  return table('saas', defs, requests);
+}
+
 /** mulberry32: a tiny deterministic PRNG, so the generated table is the same on every run and machine. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -278,6 +292,6 @@ function samplePath(pieces: readonly Piece[], rand: () => number): string {
   return path;
 }
 
-export function loadTables(): { small: RouteTable; github: RouteTable; generated: RouteTable } {
-  return { small: smallSet(), github: githubSet(), generated: generatedSet() };
+export function loadTables(): Record<'small' | 'github' | 'saas' | 'generated', RouteTable> {
+  return { small: smallSet(), github: githubSet(), saas: saasSet(), generated: generatedSet() };
 }

@@ -1,12 +1,15 @@
 /**
  * The router benchmark: Arbor beside the fastest JavaScript routers, every adapter proven correct on
- * every table before it is timed. Writes `benches/results/router-node<major>.json`, then renders
- * `router.md` and `router.svg` from every such file present (see report.ts).
+ * every table before it is timed. Writes `benches/results/router-node<major>.json` for the Node that runs
+ * it, then renders `router.md` and `router.svg` from every such file present (see report.ts).
  *
  *   tsx benches/router/run.ts [--quick] [--node-label "Node 24"] [--rounds 3] [--routers rou3,arbor]
- *                             [--cases github] [--arbor-engine wasm|reference] [--no-memory] [--out file]
- *                             [--separate]
- *   /usr/bin/node --import tsx benches/router/run.ts …   (Node 20)
+ *                             [--cases github] [--arbor-engine wasm|reference] [--no-memory] [--no-report]
+ *                             [--out file] [--separate]
+ *   <node> --expose-gc --import tsx benches/router/run.ts …   (any Node line)
+ *
+ * `npm run bench` runs it on Node 24 and 26, then Node 22 (scripts/tasks.mjs); the binaries come from
+ * scripts/node-binaries.mjs (Node 24: node_modules/.bin/node; 22 and 26: ~/.cache/arbor/node<major>).
  *
  * By default every round is one child process that times all routers in alternating ~15 ms slices
  * (paired.ts): a shared machine's speed changes then hit every router alike. `--separate` runs each
@@ -20,9 +23,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ArborEngine } from './adapters/arbor.js';
 import { isArbor, loadAdapters } from './adapters/index.js';
-import { BUILD_TABLES, buildCases, type Mode, type TableName } from './cases.js';
+import { BUILD_TABLES, buildCases, type Mode, TABLES, type TableName } from './cases.js';
 import type { ChildResult, Timing } from './child.js';
-import { type RunFile, renderReport } from './report.js';
+import { renderReport } from './report.js';
+import type { RunFile } from './results.js';
 import { loadTables } from './routes.js';
 import { machine, packageVersion, ROOT } from './system.js';
 
@@ -201,6 +205,9 @@ const runFile: RunFile = {
   arborEngine: engine,
   arborError,
   versions: Object.fromEntries(pkgs.map((p) => [p, packageVersion(p)])),
+  tables: Object.fromEntries(
+    TABLES.map((t) => [t, { routes: tables[t].routes.length, requests: tables[t].requests.length }]),
+  ),
   adapters: adapters.map((a) => ({
     name: a.name,
     pkg: a.pkg,
@@ -208,11 +215,7 @@ const runFile: RunFile = {
     rule: a.rule,
     selection: a.selection,
     params: a.params,
-    notes: {
-      small: a.notes(tables.small),
-      github: a.notes(tables.github),
-      generated: a.notes(tables.generated),
-    },
+    notes: Object.fromEntries(TABLES.map((t) => [t, a.notes(tables[t])])) as Record<TableName, string[]>,
   })),
   cases,
   verification,

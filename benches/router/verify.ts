@@ -2,17 +2,45 @@
  * Proves an adapter correct on a table before anything is timed: for every request, the answer, the
  * selection-only function and the params function must agree with the expectation computed from the
  * table under the router's own rule, and the returned parameters must rebuild the request path.
+ *
+ * Requests are judged on two levels, because they weigh differently in the report: the route (the
+ * handler a user's request would reach) and the parameters. A router that selects the intended route
+ * for every request but splits a parameter differently on a few (memoirist reads GitHub's
+ * `:base...:head` as one parameter) is still a router a user would compare against: it stays in the
+ * headline comparison, flagged with those requests. A router that selects a wrong route, finds nothing,
+ * throws, or cannot register the table is flagged and never the figure Arbor is compared with.
  */
 import type { Adapter, Built } from './adapters/index.js';
 import { type Answer, Expectation, rebuild } from './expect.js';
-import { paramNames, type RouteTable, WILDCARD } from './routes.js';
+import { paramNames, patternText, type RouteTable, WILDCARD } from './routes.js';
+
+/**
+ * - `exact`: every request answered with the intended route and parameters;
+ * - `split`: every request answered with the intended route, some with other parameter values;
+ * - `wrong`: some request answered with another route, none, or an error (or the timed functions disagree);
+ * - `unregistered`: the router cannot hold the table.
+ */
+export type Agreement = 'exact' | 'split' | 'wrong' | 'unregistered';
+
+/** What a run file keeps of a verification, per router and table. */
+export interface TableVerification {
+  ok: boolean;
+  /** Absent in files written before it existed: read `ok` and `reason` then. */
+  agreement?: Agreement;
+  reason: string | null;
+  split?: string[];
+}
 
 export interface Verified {
+  /** True when `agreement` is `exact`. */
   ok: boolean;
-  /** Why the adapter failed: registration error or the first wrong answers. */
+  agreement: Agreement;
+  /** Why the adapter is not exact: registration error, or the first wrong answers. */
   reason: string | null;
-  /** Number of requests answered wrongly. */
+  /** Number of requests answered with a wrong route (or none, or an error). */
   wrong: number;
+  /** The requests answered with the intended route but other parameters, each with both answers. */
+  split: string[];
   built: Built | null;
   /** Per request, the parameter names to read in the router's own naming (for `withParams`). */
   names: string[][];
@@ -34,6 +62,17 @@ function show(answer: Answer | null, table: RouteTable): string {
   return `#${answer.id} ${pattern} ${JSON.stringify(answer.params)}`;
 }
 
+/** The sum `withParams` must return when it reads `params` (route id plus every value's length). */
+function total(
+  id: number,
+  params: Record<string, string>,
+  names: readonly string[],
+  adapter: Adapter,
+): number {
+  const slash = (name: string): number => (name === WILDCARD && adapter.wildcardKeepsSlash ? 1 : 0);
+  return id + names.reduce((n, name) => n + (params[name] ?? '').length + slash(name), 0);
+}
+
 export function verify(adapter: Adapter, table: RouteTable): Verified {
   const names = table.requests.map(() => [] as string[]);
   let built: Built;
@@ -43,15 +82,29 @@ export function verify(adapter: Adapter, table: RouteTable): Verified {
     const message = error instanceof Error ? error.message : String(error);
     return {
       ok: false,
+      agreement: 'unregistered',
       reason: `cannot register the table: ${message.split('\n')[0]}`,
       wrong: 0,
+      split: [],
       built: null,
       names,
     };
   }
   const expectation = Expectation.of(table);
   const problems: string[] = [];
+  const split: string[] = [];
   let wrong = 0;
+  const native = (n: string): string => (n === WILDCARD ? adapter.wildcardKey : n);
+  /** Calls the timed params function, turning a throw into a problem. */
+  const paramsFunction = (method: string, path: string, read: string[], want: number): string | null => {
+    let got: number;
+    try {
+      got = built.withParams(method, path, read);
+    } catch (error) {
+      return `params function threw ${error instanceof Error ? error.message : String(error)}`;
+    }
+    return got === want ? null : `params function gave ${got}, expected ${want}`;
+  };
   table.requests.forEach((request, i) => {
     const { method, path } = request;
     const expected = expectation.answer(adapter.rule, method, path);
@@ -67,30 +120,40 @@ export function verify(adapter: Adapter, table: RouteTable): Verified {
     }
     const route = expected ? table.routes[expected.id] : undefined;
     const routeNames = route ? paramNames(route.pieces) : [];
-    const native = (n: string): string => (n === WILDCARD ? adapter.wildcardKey : n);
     names[i] = routeNames.map(native);
     let problem: string | null = null;
     if (expected === null) {
       if (actual !== null || selected !== -1) problem = `expected not found, got ${show(actual, table)}`;
-    } else if (actual === null || actual.id !== expected.id || !sameParams(actual.params, expected.params)) {
+    } else if (actual === null || actual.id !== expected.id) {
       problem = `expected ${show(expected, table)}, got ${show(actual, table)}`;
-    } else if (route && rebuild(route.pieces, actual.params) !== path) {
-      problem = `params do not rebuild the path: ${JSON.stringify(actual.params)}`;
     } else if (selected !== expected.id) {
       problem = `answer is right but selection-only gave #${selected}`;
-    } else {
-      const slash = (name: string): number => (name === WILDCARD && adapter.wildcardKeepsSlash ? 1 : 0);
-      const total =
-        expected.id +
-        routeNames.reduce((n, name) => n + (expected.params[name] ?? '').length + slash(name), 0);
-      let got: number;
-      try {
-        got = built.withParams(method, path, names[i] as string[]);
-      } catch (error) {
-        got = Number.NaN;
-        problem = `params function threw ${error instanceof Error ? error.message : String(error)}`;
+    } else if (
+      !sameParams(actual.params, expected.params) ||
+      rebuild(route?.pieces ?? [], actual.params) !== path
+    ) {
+      // The intended route with other parameters: time what the router did return, and say so.
+      const own = Object.keys(actual.params);
+      names[i] = own.map(native);
+      problem = paramsFunction(
+        method,
+        path,
+        names[i] as string[],
+        total(actual.id, actual.params, own, adapter),
+      );
+      if (problem === null) {
+        split.push(
+          `${method} ${path}: ${JSON.stringify(actual.params)} where ${patternText(route?.pieces ?? [])} gives ${JSON.stringify(expected.params)}`,
+        );
+        return;
       }
-      if (problem === null && got !== total) problem = `params function gave ${got}, expected ${total}`;
+    } else {
+      problem = paramsFunction(
+        method,
+        path,
+        names[i] as string[],
+        total(expected.id, expected.params, routeNames, adapter),
+      );
     }
     if (problem !== null) {
       // A wrong answer is still timed (and flagged): read the parameters the router did return.
@@ -99,12 +162,28 @@ export function verify(adapter: Adapter, table: RouteTable): Verified {
       if (problems.length < 3) problems.push(`${method} ${path}: ${problem}`);
     }
   });
-  if (wrong === 0) return { ok: true, reason: null, wrong: 0, built, names };
-  return {
-    ok: false,
-    reason: `${wrong} of ${table.requests.length} requests answered wrongly under its own rule (${adapter.rule}), e.g. ${problems.join('; ')}`,
-    wrong,
-    built,
-    names,
-  };
+  const of = `of ${table.requests.length} requests`;
+  if (wrong > 0) {
+    return {
+      ok: false,
+      agreement: 'wrong',
+      reason: `${wrong} ${of} answered with a wrong route under its own rule (${adapter.rule}), e.g. ${problems.join('; ')}`,
+      wrong,
+      split,
+      built,
+      names,
+    };
+  }
+  if (split.length > 0) {
+    return {
+      ok: false,
+      agreement: 'split',
+      reason: `the intended route for every request; other parameters on ${split.length} ${of}: ${split.join('; ')}`,
+      wrong: 0,
+      split,
+      built,
+      names,
+    };
+  }
+  return { ok: true, agreement: 'exact', reason: null, wrong: 0, split, built, names };
 }
