@@ -2,7 +2,7 @@
 //   build       wasm engine (when stale) + TypeScript → dist/
 //   start       build, then serve the reference applications on PORT (default 3000)
 //   test        every gate: cargo fmt, clippy, cargo test, tsc, biome, vitest (unit + end-to-end)
-//   bench       router benchmarks on Node 24 and the machine's Node 20, then the report
+//   bench       router benchmarks on Node 24 and 26, then Node 22 beside them (--only <line>: one line), then the report
 //   bench:http  HTTP benchmarks against the usual frameworks
 //   bench:startup  10,000-route start-up with and without the route cache
 //   bench:soak  load + soak + graceful shutdown under load against the reference server
@@ -78,20 +78,35 @@ function start() {
   run(process.execPath, [server], inRoot);
 }
 
-function bench(extraArgs) {
-  build();
-  const runner = join(root, 'benches', 'router', 'run.ts');
-  run(
-    process.execPath,
-    ['--expose-gc', '--import', 'tsx', runner, '--node-label', 'node24', ...extraArgs],
-    inRoot,
-  );
-  run(
-    '/usr/bin/node',
-    ['--expose-gc', '--import', 'tsx', runner, '--node-label', 'node20', ...extraArgs],
-    inRoot,
-  );
-  run(process.execPath, ['--import', 'tsx', join(root, 'benches', 'router', 'report.ts')], inRoot);
+/**
+ * The router benchmark on every supported Node line: 24 and 26 first (the lines its targets are set on),
+ * then 22 beside them; `--only 26` runs one line, other arguments go to benches/router/run.ts. Each line
+ * writes benches/results/router-node<major>.json; the report renders every such file present.
+ * Async because node-binaries.mjs is imported here, by the one task that needs it; it reports its own
+ * failure, since the dispatcher below does not await it.
+ */
+async function bench(extraArgs) {
+  try {
+    const { NODE_LINES, nodeBinary } = await import('./node-binaries.mjs');
+    const lines = ['24', '26', ...NODE_LINES.filter((line) => line !== '24' && line !== '26')];
+    const at = extraArgs.indexOf('--only');
+    const only = at === -1 ? null : extraArgs[at + 1];
+    const args = at === -1 ? extraArgs : extraArgs.toSpliced(at, 2);
+    if (only !== null && !lines.includes(only))
+      throw new Error(`--only is one of ${lines.join(', ')}, not ${only}`);
+    build();
+    const runner = join(root, 'benches', 'router', 'run.ts');
+    for (const line of lines.filter((l) => only === null || l === only)) {
+      const { binary, version } = nodeBinary(line, log);
+      log(`router benchmark on Node ${version}`);
+      run(binary, ['--expose-gc', '--import', 'tsx', runner, '--no-report', ...args], inRoot);
+    }
+    const report = join(root, 'benches', 'router', 'report.ts');
+    run(nodeBinary('24', log).binary, ['--import', 'tsx', report], inRoot);
+  } catch (error) {
+    console.error(`[arbor] bench failed: ${error.message}`);
+    process.exitCode = 1;
+  }
 }
 
 function benchHttp(extraArgs) {
