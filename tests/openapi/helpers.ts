@@ -1,47 +1,21 @@
 /**
- * Hand-built route tables for the exporter's unit tests: no Application, no engine. `routeInfo` mimics
- * the engine's metadata for the simple pattern forms the tests use (`:name`, `:name<c>`, `:name?`, `*`).
+ * Route tables for the exporter's unit tests, without an Application: each route's metadata is what the
+ * real (WebAssembly) engine reports for its pattern, so the tables cannot drift from the engine.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ParamInfo, RouteInfo } from '../../ts/src/engine/engine.js';
+import type { RouteInfo } from '../../ts/src/engine/engine.js';
+import { createWasmEngine } from '../../ts/src/engine/wasm-engine.js';
 import type { DocumentSource, OpenApiConfig, RegisteredRoute } from '../../ts/src/openapi/index.js';
 
-const SHORTCUTS: Record<string, string> = {
-  int: '\\d+',
-  slug: '[a-z0-9-]+',
-  uuid: '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}',
-  date: '\\d{4}-\\d{2}-\\d{2}',
-  year: '\\d{4}',
-};
-
-export function routeInfo(id: number, methods: string[], pattern: string): RouteInfo {
-  const params: ParamInfo[] = [];
-  const template = pattern.replace(
-    /:(\w+)(?:<([^>]+)>)?(\?)?|\*$/g,
-    (whole, name?: string, c?: string, q?: string) => {
-      if (whole === '*') {
-        params.push({ name: '*', kind: 'wildcard', shortcut: null, regex: null, optional: false });
-        return '{*}';
-      }
-      const shortcut = c !== undefined && SHORTCUTS[c] ? c : null;
-      const regex = c === undefined ? null : (SHORTCUTS[c] ?? c);
-      params.push({ name: name ?? '', kind: q ? 'optional' : 'param', shortcut, regex, optional: q === '?' });
-      return `{${name}}`;
-    },
-  );
-  return {
-    id,
-    methods,
-    pattern,
-    template,
-    params,
-    captures: 0,
-    name: null,
-    shadowedBy: null,
-    isStatic: !params.length,
-  };
+/** The engine's metadata for `pattern` registered alone (id 0). */
+export function engineInfo(pattern: string, methods: string[] = ['GET']): RouteInfo {
+  const engine = createWasmEngine();
+  const { id } = engine.insert(methods, pattern);
+  const info = engine.route(id);
+  if (info === undefined) throw new Error(`the engine has no metadata for ${pattern}`);
+  return info;
 }
 
 export interface RouteSpec {
@@ -53,14 +27,20 @@ export interface RouteSpec {
   info?: RouteInfo;
 }
 
+/** The routes registered in order on one engine; `info` is the engine's unless a spec brings its own. */
 export function table(specs: RouteSpec[]): RegisteredRoute[] {
+  const engine = createWasmEngine();
   return specs.map((spec, id) => {
     const methods = spec.methods ?? ['GET'];
+    const inserted = engine.insert(methods, spec.pattern);
+    if (inserted.id !== id) throw new Error(`route ${spec.pattern} got id ${inserted.id}, expected ${id}`);
+    const info = spec.info ?? engine.route(id);
+    if (info === undefined) throw new Error(`the engine has no metadata for ${spec.pattern}`);
     return {
       id,
       methods,
       pattern: spec.pattern,
-      info: spec.info ?? routeInfo(id, methods, spec.pattern),
+      info,
       name: spec.name ?? null,
       middleware: [],
       handlerLocation: spec.handlerLocation ?? null,

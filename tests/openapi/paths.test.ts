@@ -1,9 +1,8 @@
 /** Engine metadata → OpenAPI paths and path-parameter schemas (SPEC §6), as a table. */
 import { describe, expect, it } from 'vitest';
-import type { RouteInfo } from '../../ts/src/engine/engine.js';
 import { exportWithDiagnostics } from '../../ts/src/openapi/index.js';
 import { normalisePath, openApiPaths } from '../../ts/src/openapi/paths.js';
-import { routeInfo, source, table } from './helpers.js';
+import { engineInfo, source, table } from './helpers.js';
 
 const uuid = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
@@ -58,25 +57,21 @@ describe('engine metadata → OpenAPI paths', () => {
   });
 
   it('reads the braced template the engine produces, whatever the registered spelling', () => {
-    const info: RouteInfo = {
-      ...routeInfo(0, ['GET'], '/t/{id<uuid>}'),
-      template: '/t/{id}',
-      params: [{ name: 'id', kind: 'param', shortcut: 'uuid', regex: uuid, optional: false }],
-    };
-    const [route] = table([{ pattern: '/t/{id<uuid>}', info }]);
+    const info = engineInfo('/t/{id<uuid>}');
+    expect(info.template).toBe('/t/{id}');
+    expect(info.params).toEqual([
+      { name: 'id', kind: 'param', shortcut: 'uuid', regex: uuid, optional: false },
+    ]);
+    const [route] = table([{ pattern: '/t/{id<uuid>}' }]);
     expect(route && openApiPaths(route)).toEqual([
       { path: '/t/{id}', params: [{ name: 'id', schema: { type: 'string', format: 'uuid' } }] },
     ]);
   });
 
   it('a {^regex$} block becomes one {regex} parameter with the expression', () => {
-    const info: RouteInfo = {
-      ...routeInfo(0, ['GET'], '/archive/{^(\\d{4})/(\\d{2})$}'),
-      template: '/archive/{^(\\d{4})/(\\d{2})$}',
-      params: [],
-      captures: 2,
-    };
-    const [route] = table([{ pattern: info.pattern, info }]);
+    const pattern = '/archive/{^(\\d{4})/(\\d{2})$}';
+    expect(engineInfo(pattern)).toMatchObject({ params: [], captures: 2 });
+    const [route] = table([{ pattern }]);
     expect(route && openApiPaths(route)).toMatchObject([
       {
         path: '/archive/{regex}',
