@@ -13,11 +13,11 @@
 // Messages go to stderr: `npm pack --json` prints its report on stdout.
 import { spawnSync } from 'node:child_process';
 import {
-  copyFileSync,
   existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -30,7 +30,14 @@ const log = (message) => console.error(`[arbor] prepack: ${message}`);
 const DIST_SRC = join(root, 'dist', 'ts', 'src');
 const WASM_PKG = join('engine', 'wasm-pkg');
 const SWAGGER_COPY = join('openapi', 'swagger-ui-dist');
-const SWAGGER_FILES = ['swagger-ui-bundle.js', 'swagger-ui.css', 'LICENSE', 'NOTICE'];
+// The bundle's header names its .LICENSE.txt for the licences of the libraries bundled into it.
+const SWAGGER_FILES = [
+  'swagger-ui-bundle.js',
+  'swagger-ui-bundle.js.LICENSE.txt',
+  'swagger-ui.css',
+  'LICENSE',
+  'NOTICE',
+];
 
 function* files(dir) {
   if (!existsSync(dir)) return;
@@ -94,30 +101,42 @@ function removeOrphans() {
   }
 }
 
+/** Writes `content` unless the file already holds it; a rename, so a reader never sees half a file. */
+function writeIfChanged(path, content) {
+  if (existsSync(path) && readFileSync(path).equals(content)) return false;
+  writeFileSync(`${path}.tmp`, content);
+  renameSync(`${path}.tmp`, path);
+  return true;
+}
+
 function copySwaggerUi() {
-  const from = dirname(join(root, 'node_modules', 'swagger-ui-dist', 'package.json'));
+  const from = join(root, 'node_modules', 'swagger-ui-dist');
   if (!existsSync(join(from, 'package.json'))) throw new Error(`${from} is missing: run npm install`);
   const manifest = JSON.parse(readFileSync(join(from, 'package.json'), 'utf8'));
   const to = join(DIST_SRC, SWAGGER_COPY);
-  rmSync(to, { recursive: true, force: true });
   mkdirSync(to, { recursive: true });
+  const wanted = new Map();
   for (const file of SWAGGER_FILES) {
-    if (file.endsWith('.js') || file.endsWith('.css')) {
-      // The source maps are not shipped, so neither is the comment that names them.
-      const text = readFileSync(join(from, file), 'utf8');
-      writeFileSync(join(to, file), text.replace(/\n?\/[/*]# sourceMappingURL=\S+(?: \*\/)?\s*$/, '\n'));
-    } else {
-      copyFileSync(join(from, file), join(to, file));
-    }
+    let content = readFileSync(join(from, file));
+    // The source maps are not shipped, so neither is the comment that names them.
+    if (/\.(js|css)$/.test(file))
+      content = Buffer.from(
+        content.toString('utf8').replace(/\n?\/[/*]# sourceMappingURL=\S+(?: \*\/)?\s*$/, '\n'),
+      );
+    wanted.set(file, content);
   }
-  // The bundle's header names this file for the licences of the libraries bundled into it.
-  copyFileSync(join(from, 'swagger-ui-bundle.js.LICENSE.txt'), join(to, 'swagger-ui-bundle.js.LICENSE.txt'));
   const note = `A copy of two files of ${manifest.name} ${manifest.version} (${manifest.license}), made by arbor-router's prepack`;
-  writeFileSync(
-    join(to, 'package.json'),
-    `${JSON.stringify({ name: manifest.name, version: manifest.version, license: manifest.license, description: note }, null, 2)}\n`,
-  );
-  log(`copied Swagger UI ${manifest.version} into ${relative(root, to)}`);
+  const copyManifest = {
+    name: manifest.name,
+    version: manifest.version,
+    license: manifest.license,
+    description: note,
+  };
+  wanted.set('package.json', Buffer.from(`${JSON.stringify(copyManifest, null, 2)}\n`));
+  let changed = 0;
+  for (const [file, content] of wanted) if (writeIfChanged(join(to, file), content)) changed += 1;
+  for (const file of readdirSync(to)) if (!wanted.has(file)) rmSync(join(to, file), { recursive: true });
+  log(`Swagger UI ${manifest.version} in ${relative(root, to)} (${changed} file(s) written)`);
 }
 
 function check() {
