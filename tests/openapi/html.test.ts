@@ -48,10 +48,19 @@ describe('generateHtml', () => {
   it('escapes every piece of text from the document', () => {
     expect(html).not.toContain(evil);
     expect(html).not.toContain('</script><script>');
-    expect(html).toContain(escapeHtml(evil));
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(html).toContain('Says &quot;hi&quot; &amp; &#39;bye&#39;');
     expect(html).toContain('A&amp;B');
   });
+
+  // Expected values written out, not computed by the code under test.
+  it.each([
+    ['<b>', '&lt;b&gt;'],
+    ['a & b', 'a &amp; b'],
+    [`"q" 'a'`, '&quot;q&quot; &#39;a&#39;'],
+    ['&amp;', '&amp;amp;'],
+    ['plain', 'plain'],
+  ])('escapeHtml(%j) = %j', (input, expected) => expect(escapeHtml(input)).toBe(expected));
 
   it('is self-contained: no script, no external URL, a CSP that forbids requests', () => {
     expect(html).not.toMatch(/<script|<link|<img|@import|url\(/i);
