@@ -16,13 +16,13 @@ export function renderSvg(runs: RunFile[]): string {
   const plotW = width - left - 70;
   const legendRows = Math.ceil(series.length / 2);
   const top = 36 + legendRows * 14;
-  const height = top + ids.length * groupH + 30;
+  const height = top + ids.length * groupH + 44;
   const max = Math.max(1.5, ...series.flatMap((s) => s.data.map((d) => d.ratio ?? 0)));
   const x = (r: number): number => left + (r / max) * plotW;
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="11">`,
     `<rect width="100%" height="100%" fill="white"/>`,
-    `<text x="${left}" y="18" font-size="14" font-weight="bold">Arbor vs the fastest other router selecting the intended route (ratio &gt; 1: Arbor faster)</text>`,
+    `<text x="10" y="18" font-size="14" font-weight="bold">Arbor vs the fastest other router selecting the intended route (&gt; 1: Arbor faster)</text>`,
   ];
   series.forEach((s, i) => {
     const lx = left + (i % 2) * 260;
@@ -53,9 +53,13 @@ export function renderSvg(runs: RunFile[]): string {
     });
   });
   parts.push(
-    `<line x1="${x(1)}" y1="${top}" x2="${x(1)}" y2="${height - 20}" stroke="#333" stroke-dasharray="4 3"/>`,
-    `<text x="${x(1)}" y="${height - 6}" text-anchor="middle">1.0</text>`,
-    '</svg>',
+    `<line x1="${x(1)}" y1="${top}" x2="${x(1)}" y2="${height - 34}" stroke="#333" stroke-dasharray="4 3"/>`,
+    `<text x="${x(1)}" y="${height - 20}" text-anchor="middle">1.0</text>`,
   );
+  if (series.some((s) => s.data.some((d) => d.split)))
+    parts.push(
+      `<text x="10" y="${height - 6}" fill="#555">³ that router splits a parameter differently on some request (router.md)</text>`,
+    );
+  parts.push('</svg>');
   return `${parts.join('\n')}\n`;
 }

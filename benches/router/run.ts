@@ -50,6 +50,13 @@ const rounds = Number(values.rounds ?? (quick ? 1 : 3));
 const engine = values['arbor-engine'] as ArborEngine;
 if (engine !== 'wasm' && engine !== 'reference') throw new Error('--arbor-engine is wasm or reference');
 const major = process.versions.node.split('.')[0] as string;
+// The supported lines are 22, 24 and 26 (package.json `engines`); `tsx` alone runs on whatever `node` is first
+// on PATH, which on some machines is an older system Node.
+if (Number(major) < 22) {
+  throw new Error(
+    `Node ${process.versions.node} is not a supported line: run with node_modules/.bin/node (24) or ~/.cache/arbor/node<22|26>/node_modules/.bin/node (scripts/node-binaries.mjs)`,
+  );
+}
 const label = values['node-label'] ?? `Node ${major}`;
 const resultsDir = join(ROOT, 'benches/results');
 const out = values.out ?? join(resultsDir, `router-node${major}.json`);

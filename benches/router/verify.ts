@@ -167,7 +167,7 @@ export function verify(adapter: Adapter, table: RouteTable): Verified {
     return {
       ok: false,
       agreement: 'wrong',
-      reason: `${wrong} ${of} answered with a wrong route under its own rule (${adapter.rule}), e.g. ${problems.join('; ')}`,
+      reason: `${wrong} ${of} answered wrongly under its own rule (${adapter.rule}): a wrong route, none, or a timed function disagreeing; e.g. ${problems.join('; ')}`,
       wrong,
       split,
       built,
