@@ -23,7 +23,8 @@ export interface SaasApi {
   note: string;
   count: number;
   routes: { method: string; path: string }[];
-  requests: { method: string; path: string }[];
+  /** `route`: the index in `routes` of the route the request was made for. */
+  requests: { method: string; path: string; route: number }[];
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -268,9 +269,10 @@ function value(name: string, rand: () => number): string {
 export function generate(): SaasApi {
   const rand = prng(0x5aa5);
   const defs = routes();
-  const requests = defs.map(([method, pattern]) => ({
+  const requests = defs.map(([method, pattern], route) => ({
     method,
     path: pattern.replace(/:(\w+)/g, (_, name: string) => value(name, rand)),
+    route,
   }));
   // A fixed shuffle (Fisher–Yates): requests do not arrive grouped by resource.
   for (let i = requests.length - 1; i > 0; i--) {

@@ -167,6 +167,7 @@ function verifyAll(a: Adapter, needed: Set<TableName>, result: ChildResult): Pai
       agreement: verified.agreement,
       reason: verified.reason,
       split: verified.split,
+      unintended: verified.unintended,
     };
     if (verified.built) built[name] = { built: verified.built, names: verified.names };
   }

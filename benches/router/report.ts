@@ -17,6 +17,7 @@ import {
   type Status,
   status,
   timingRows,
+  unintended,
 } from './results.js';
 
 export type { RunFile } from './results.js';
@@ -33,6 +34,8 @@ const TABLE_TITLE: Record<TableName, string> = {
 };
 /** The lines the targets are set on come first, then the older one beside them, then anything else. */
 const LINE_ORDER = ['24', '26', '22'];
+/** The Arbor variant the summary shows beside the default where the default's order misroutes requests. */
+const SPECIFICITY = 'arbor (specificity)';
 
 const fmtNs = (ns: number): string => (ns >= 100 ? ns.toFixed(0) : ns >= 10 ? ns.toFixed(1) : ns.toFixed(2));
 const fmtRatio = (r: number): string => `${r.toFixed(2)}×`;
@@ -53,7 +56,8 @@ function cell(
   const s = status(run, adapter, table);
   if (s === 'unregistered') return 'FAILED¹';
   if (value === undefined) return '—';
-  return s === 'wrong' ? `✗ ${fmt(value)}²` : `${fmt(value)}${MARK[s]}`;
+  if (s === 'wrong') return `✗ ${fmt(value)}²`;
+  return `${fmt(value)}${MARK[s]}${unintended(run, adapter, table) > 0 ? '⁴' : ''}`;
 }
 
 interface Row {
@@ -88,7 +92,8 @@ function figureTable(run: RunFile, rows: Row[], fmt: (n: number) => string, lowe
     const ratios = arbors.map((a) => ratioOf(run, row.values, row.table, a.name));
     const failed = (a: { name: string }, r: number | null): string => {
       const s = status(run, a.name, row.table);
-      return s === 'wrong' || s === 'unregistered' || s === 'split' ? 'FAILED' : orient(r);
+      if (s === 'wrong' || s === 'unregistered' || s === 'split') return 'FAILED';
+      return `${orient(r)}${r !== null && unintended(run, a.name, row.table) > 0 ? '⁴' : ''}`;
     };
     const same = peers.same ? `${peers.same.name}${peers.same.split ? '³' : ''}` : 'none';
     const exactCells = anySplit
@@ -210,15 +215,24 @@ function renderVerification(run: RunFile): string[] {
   for (const a of run.adapters) {
     const cells = tables.map((t) => {
       const s = status(run, a.name, t);
-      if (s === 'exact') return '✓';
-      if (s === 'missing') return '—';
       const v = run.verification[a.name]?.[t];
+      const other = v?.unintended ?? [];
+      let mark = '';
+      if (other.length > 0 && (s === 'exact' || s === 'split')) {
+        mark = ` (${other.length} by its order⁴)`;
+        const shown = other.slice(0, 5).map((r) => `\`${r}\``);
+        reasons.push(
+          `- **${a.name}**, ${TABLE_TITLE[t]}: its order answers ${other.length} requests with another route than the one each was made for, e.g. ${shown.join('; ')}${other.length > 5 ? '; …' : ''}`,
+        );
+      }
+      if (s === 'exact') return `✓${mark}`;
+      if (s === 'missing') return '—';
       if (s === 'split') {
         const requests = v?.split ?? [];
         reasons.push(
           `- **${a.name}**, ${TABLE_TITLE[t]}: the intended route for every request; other parameters on ${requests.length}: ${requests.map((r) => `\`${r}\``).join('; ')}`,
         );
-        return 'route ✓, params ≈³';
+        return `route ✓, params ≈³${mark}`;
       }
       reasons.push(`- **${a.name}**, ${TABLE_TITLE[t]}: ${v?.reason ?? ''}`);
       return s === 'unregistered' ? 'FAILED¹' : 'FAILED²';
@@ -230,6 +244,7 @@ function renderVerification(run: RunFile): string[] {
     '¹ cannot register the table: no figure.',
     '² answers some request with a wrong route, or none, under its own rule: timed and shown as `✗`, never the router Arbor is compared with.',
     '³ selects the intended route for every request but splits some parameter differently (the requests are listed below): it stays in the comparison, since a user choosing a router compares against it, and the ratio against the fastest router that also agrees on every parameter is given beside it.',
+    '⁴ correct under its own rule, but that rule (definition order) answers some requests with another route than the one each was made for (a route defined earlier matches them too; Arbor warns `ARBOR_ROUTE_SHADOWED` for these at registration): not the same work as answering every request as intended. A peer marked so is not the router Arbor is compared with; an Arbor variant marked so keeps its ratio, marked, and the summary gives `arbor (specificity)` beside it.',
     '',
   );
   if (reasons.length > 0) out.push('Differences and failures:', '', ...reasons.map(esc), '');
@@ -260,18 +275,35 @@ function renderSummary(runs: RunFile[]): string[] {
     `| ${head.join(' | ')} |`,
     `|${head.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`,
   ];
-  const per = runs.map((r) => ({ select: arborRatios(r, 'select'), params: arborRatios(r, 'params') }));
+  const per = runs.map((r) => ({
+    select: arborRatios(r, 'select'),
+    params: arborRatios(r, 'params'),
+    specificity: {
+      select: arborRatios(r, 'select', SPECIFICITY),
+      params: arborRatios(r, 'params', SPECIFICITY),
+    },
+  }));
   const ids = [...new Set(per.flatMap((p) => p.select.map((d) => d.id)))];
   const splitPeers = new Set<string>();
+  let anyUnintended = false;
   for (const id of ids) {
     const cells = per.flatMap((p) =>
       (['select', 'params'] as const).map((mode) => {
         const r = p[mode].find((d) => d.id === id);
         if (r?.ratio == null) return '—';
-        if (!r.split) return fmtRatio(r.ratio);
-        splitPeers.add(r.peer ?? '');
-        const exact = r.exactRatio == null ? '—' : fmtRatio(r.exactRatio);
-        return `${fmtRatio(r.ratio)}³ (${exact} vs ${r.exactPeer ?? 'none'})`;
+        let text = fmtRatio(r.ratio);
+        if (r.split) {
+          splitPeers.add(r.peer ?? '');
+          const exact = r.exactRatio == null ? '—' : fmtRatio(r.exactRatio);
+          text = `${text}³ (${exact} vs ${r.exactPeer ?? 'none'})`;
+        }
+        if (r.unintended > 0) {
+          anyUnintended = true;
+          const alt = p.specificity[mode].find((d) => d.id === id);
+          const altText = alt?.ratio == null || alt.unintended > 0 ? '—' : fmtRatio(alt.ratio);
+          text = `${text}⁴ [specificity: ${altText}]`;
+        }
+        return text;
       }),
     );
     out.push(`| ${id} | ${cells.join(' | ')} |`);
@@ -280,6 +312,11 @@ function renderSummary(runs: RunFile[]): string[] {
   if (splitPeers.size > 0)
     out.push(
       `³ The fastest other router there (${[...splitPeers].join(', ')}) selects the intended route for every request but splits some parameter differently (see Verification); in brackets, the ratio against the fastest router that agrees on every parameter too.`,
+      '',
+    );
+  if (anyUnintended)
+    out.push(
+      `⁴ Arbor's default order (definition order, static routes first) answers some requests of this table with another route than the one each was made for (listed under Verification); in square brackets, the ratio of \`${SPECIFICITY}\`, which answers every request as intended.`,
       '',
     );
   return out;

@@ -7,7 +7,10 @@
  * on a few requests stays in that comparison, because a user choosing a router compares against it
  * anyway; it is marked, and the ratio against the fastest router that also agrees on every parameter
  * (`exact`) is given beside it. A router that selects a wrong route, finds nothing where a route
- * matches, or cannot register the table is shown but never compared with.
+ * matches, or cannot register the table is shown but never compared with. So is a router whose own order
+ * answers some request with another route than the one the request was made for (hono's definition order
+ * on the GitHub table): correct by its rule, but not the same work. Arbor's default order does that on
+ * GitHub too; its figure is kept and marked, and the summary gives `arbor (specificity)` beside it.
  */
 import type { Case, Mode, TableName } from './cases.js';
 import type { Rule } from './expect.js';
@@ -58,8 +61,13 @@ export function status(run: RunFile, adapter: string, table: TableName): Status 
   return v.reason?.startsWith('cannot register') ? 'unregistered' : 'wrong';
 }
 
-/** True when the router selects the intended route for every request of the table. */
+/** True when the router selects the route its rule selects for every request of the table. */
 export const sameRoute = (s: Status): boolean => s === 'exact' || s === 'split';
+
+/** How many requests the router's own order answers with another route than the one they were made for. */
+export function unintended(run: RunFile, adapter: string, table: TableName): number {
+  return run.verification[adapter]?.[table]?.unintended?.length ?? 0;
+}
 
 export interface Peers {
   /** The fastest other router selecting the intended route everywhere: the headline comparison. */
@@ -75,6 +83,7 @@ export function fastestPeers(run: RunFile, values: Record<string, number>, table
     const v = values[a.name];
     if (a.arbor || v === undefined) continue;
     const s = status(run, a.name, table);
+    if (unintended(run, a.name, table) > 0) continue;
     if (sameRoute(s) && (peers.same === null || v < peers.same.value))
       peers.same = { name: a.name, value: v, split: s === 'split' };
     if (s === 'exact' && (peers.exact === null || v < peers.exact.value))
@@ -92,6 +101,8 @@ export interface Ratio {
   /** Fastest exactly agreeing ÷ Arbor, when that router is not `peer`. */
   exactRatio: number | null;
   exactPeer: string | null;
+  /** Requests this Arbor variant's order answers with another route than the one they were made for. */
+  unintended: number;
 }
 
 /** Arbor's ratios in one row (> 1: Arbor faster, or smaller). */
@@ -112,6 +123,7 @@ export function ratioOf(
     split: differs,
     exactRatio: differs ? of(peers.exact) : null,
     exactPeer: differs ? (peers.exact?.name ?? null) : null,
+    unintended: unintended(run, arbor, table),
   };
 }
 

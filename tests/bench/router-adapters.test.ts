@@ -74,7 +74,12 @@ describe('Arbor adapters (WebAssembly engine)', async () => {
       it(
         `${adapter.name} on ${table}`,
         () => {
-          expect(outcome(adapter, table).reason).toBeNull();
+          const result = verify(adapter, tables[table]);
+          expect(result.reason).toBeNull();
+          // Definition order (Arbor's default) answers 25 GitHub requests with a route defined earlier;
+          // specificity answers every request of every table with the route it was made for.
+          const expected = table === 'github' && adapter.rule === 'static-first' ? 25 : 0;
+          expect(result.unintended).toHaveLength(expected);
         },
         SLOW,
       );
@@ -146,6 +151,16 @@ describe('the verifier', () => {
     expect(verify(misrouted, tables.github).agreement).toBe('wrong');
   });
 
+  it('names the GitHub requests that definition order answers with another route than they were made for', () => {
+    const counts = Object.fromEntries(
+      PEERS.filter((a) => a.name === 'hono TrieRouter' || a.name === 'find-my-way').map((a) => [
+        a.name,
+        verify(a, tables.github).unintended.length,
+      ]),
+    );
+    expect(counts).toEqual({ 'find-my-way': 0, 'hono TrieRouter': 25 });
+  });
+
   it('distinguishes the two orders on the GitHub table (~25 requests, SPEC §3.2)', () => {
     const expectation = new Expectation(tables.github);
     const differing = tables.github.requests.filter(
@@ -205,14 +220,40 @@ describe('the comparison rule (results.ts)', () => {
       exact: { name: 'exact', value: 120 },
     });
     expect(arborRatios(file, 'params')).toEqual([
-      { id: 'github/all', ratio: 0.8, peer: 'split', split: true, exactRatio: 1.2, exactPeer: 'exact' },
+      {
+        id: 'github/all',
+        ratio: 0.8,
+        peer: 'split',
+        split: true,
+        exactRatio: 1.2,
+        exactPeer: 'exact',
+        unintended: 0,
+      },
     ]);
+  });
+
+  it('never compares with a router whose own order answers a request with another route than intended', () => {
+    const file = run({ split: 'exact', exact: 'exact', wrong: 'wrong' });
+    const github = file.verification.split?.github;
+    if (github === undefined) throw new Error('fixture');
+    github.unintended = ['GET /gists/1/star: #96 …, made for #98 …'];
+    expect(fastestPeers(file, { arbor: 100, split: 80, exact: 120, wrong: 50 }, 'github').same?.name).toBe(
+      'exact',
+    );
   });
 
   it('gives no second ratio when the fastest router agrees exactly', () => {
     const file = run({ split: 'unregistered', exact: 'exact', wrong: 'wrong' });
     expect(arborRatios(file, 'params')).toEqual([
-      { id: 'github/all', ratio: 1.2, peer: 'exact', split: false, exactRatio: null, exactPeer: null },
+      {
+        id: 'github/all',
+        ratio: 1.2,
+        peer: 'exact',
+        split: false,
+        exactRatio: null,
+        exactPeer: null,
+        unintended: 0,
+      },
     ]);
   });
 });
