@@ -291,17 +291,17 @@ function renderSummary(runs: RunFile[]): string[] {
       (['select', 'params'] as const).map((mode) => {
         const r = p[mode].find((d) => d.id === id);
         if (r?.ratio == null) return '—';
-        let text = fmtRatio(r.ratio);
+        // Marks first (⁴ on Arbor's figure, ³ on the peer's), then the figures they point to.
+        let text = `${fmtRatio(r.ratio)}${r.unintended > 0 ? '⁴' : ''}${r.split ? '³' : ''}`;
         if (r.split) {
           splitPeers.add(r.peer ?? '');
           const exact = r.exactRatio == null ? '—' : fmtRatio(r.exactRatio);
-          text = `${text}³ (${exact} vs ${r.exactPeer ?? 'none'})`;
+          text += ` (${exact} vs ${r.exactPeer ?? 'none'})`;
         }
         if (r.unintended > 0) {
           anyUnintended = true;
           const alt = p.specificity[mode].find((d) => d.id === id);
-          const altText = alt?.ratio == null || alt.unintended > 0 ? '—' : fmtRatio(alt.ratio);
-          text = `${text}⁴ [specificity: ${altText}]`;
+          text += ` [specificity: ${alt?.ratio == null || alt.unintended > 0 ? '—' : fmtRatio(alt.ratio)}]`;
         }
         return text;
       }),
