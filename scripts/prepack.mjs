@@ -5,7 +5,9 @@
 // 1. Build (`node scripts/bootstrap.mjs build`: the wasm engine when stale, then tsc) unless dist/ is
 //    already newer than every input: inside `npm test` the build has just run, and rewriting dist/ while
 //    other tests read it would race them.
-// 2. Remove outputs whose source is gone (they would be packed by the `files` globs).
+// 2. Remove outputs whose source is gone (they would be packed by the `files` globs), and the
+//    `sourceMappingURL` comments of the compiled files: the maps point at TypeScript sources the package
+//    does not ship, so they stay out of it, and a link to a missing map only makes bundlers warn.
 // 3. Copy Swagger UI's two served files, its LICENSE and NOTICE, from the `swagger-ui-dist`
 //    devDependency into dist/ts/src/openapi/swagger-ui-dist/ (why: docs/OPENAPI.md, "Swagger UI's files").
 // 4. Check the entry points, the types, the .wasm, the CLI and the Swagger UI copy exist.
@@ -88,8 +90,9 @@ function build() {
   if (result.status !== 0) throw new Error(`the build failed (exit ${result.status ?? result.signal})`);
 }
 
-/** Compiled files whose TypeScript source no longer exists. */
-function removeOrphans() {
+/** Compiled files whose TypeScript source no longer exists; map links in the others. */
+function tidyOutputs() {
+  let unlinked = 0;
   for (const output of files(DIST_SRC)) {
     const rel = relative(DIST_SRC, output);
     if (rel.startsWith(WASM_PKG) || rel.startsWith(SWAGGER_COPY)) continue;
@@ -97,8 +100,13 @@ function removeOrphans() {
     if (!existsSync(source)) {
       log(`removing ${relative(root, output)} (its source is gone)`);
       rmSync(output);
+    } else if (output.endsWith('.js')) {
+      const text = readFileSync(output, 'utf8');
+      const bare = text.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
+      if (bare !== text && writeIfChanged(output, Buffer.from(bare))) unlinked += 1;
     }
   }
+  if (unlinked > 0) log(`removed the source-map link of ${unlinked} compiled file(s)`);
 }
 
 /** Writes `content` unless the file already holds it; a rename, so a reader never sees half a file. */
@@ -159,7 +167,7 @@ function check() {
 
 try {
   build();
-  removeOrphans();
+  tidyOutputs();
   copySwaggerUi();
   check();
 } catch (error) {

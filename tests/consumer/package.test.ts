@@ -4,7 +4,7 @@
  * the consumer's own app, a strict type check of the shipped declarations — on the Node running the tests.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertPresent, skipWhenMissing, titled } from '../support/prerequisites.js';
@@ -64,6 +64,14 @@ describe.skipIf(skipWhenMissing(missing))(
           file.startsWith('dist/ts/examples/'),
       );
       expect(unwanted).toEqual([]);
+      // No compiled file links to a source map the package does not carry.
+      const installed = join(project.dir, 'node_modules', 'arbor-router', 'dist');
+      const linked = readdirSync(installed, { recursive: true, encoding: 'utf8' }).filter(
+        (file) =>
+          file.endsWith('.js') &&
+          /^\/\/# sourceMappingURL=/m.test(readFileSync(join(installed, file), 'utf8')),
+      );
+      expect(linked).toEqual([]);
       expect(files.length).toBeLessThanOrEqual(MAX_PACKED_FILES);
       const bytes = statSync(project.tarball).size;
       expect(bytes).toBeLessThanOrEqual(MAX_PACKED_BYTES);
