@@ -33,7 +33,9 @@ export function nodeBinary(line, log = (message) => console.log(`[arbor] ${messa
     const binary = join(root, 'node_modules', '.bin', 'node');
     const version = nodeVersion(binary);
     if (!version?.startsWith('v24.')) {
-      throw new Error(`${binary} is ${version ?? 'missing'}; run npm install (the node@24 devDependency ships it)`);
+      throw new Error(
+        `${binary} is ${version ?? 'missing'}; run npm install (the node@24 devDependency ships it)`,
+      );
     }
     return { binary, version };
   }
@@ -49,10 +51,13 @@ export function nodeBinary(line, log = (message) => console.log(`[arbor] ${messa
       stdio: 'inherit',
     });
     if (result.error || result.status !== 0) {
-      throw new Error(`npm install --prefix ${dir} ${spec} failed (${result.error?.message ?? `exit ${result.status}`})`);
+      throw new Error(
+        `npm install --prefix ${dir} ${spec} failed (${result.error?.message ?? `exit ${result.status}`})`,
+      );
     }
     version = nodeVersion(binary);
-    if (!version?.startsWith(`v${line}.`)) throw new Error(`${binary} is ${version ?? 'missing'} after the install`);
+    if (!version?.startsWith(`v${line}.`))
+      throw new Error(`${binary} is ${version ?? 'missing'} after the install`);
   }
   return { binary, version };
 }
