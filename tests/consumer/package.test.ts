@@ -136,6 +136,13 @@ describe.skipIf(skipWhenMissing(missing))(
       expect(document.paths['/hello/{name}'].get.summary).toBe('Greet someone');
       expect(document.paths['/items/{id}'].get.parameters[0].schema).toEqual({ type: 'integer' });
       expect(document.components.schemas.Greeting.properties.hello.type).toBe('string');
+      // YAML goes through the `yaml` dependency: it must resolve from the installed package.
+      const yaml = expectSuccess(
+        await project.arbor(['openapi:export', '--app', 'app.mjs', '--format', 'yaml']),
+        'arbor openapi:export --format yaml',
+      );
+      expect(yaml.stdout).toMatch(/^openapi: 3\.1\.0$/m);
+      expect(yaml.stdout).toContain('/hello/{name}:');
     });
 
     it('without ioredis, arbor-router/redis says what to install', async () => {
