@@ -19,7 +19,7 @@ import type { RouteInfo } from '../engine/engine.js';
 import { RouteError } from '../errors.js';
 import { type FetchInfo, handleFetch } from '../http/fetch-adapter.js';
 import { createNodeListener } from '../http/node-listener.js';
-import { type ArborServer, createArborServer } from '../http/server.js';
+import { type ArborServer, createArborServer, type ServerOptions } from '../http/server.js';
 import type { AnnotationSet } from '../openapi/types.js';
 import { Router, type RouterOptions } from '../router.js';
 import { MiddlewareAliases } from './aliases.js';
@@ -36,6 +36,7 @@ import {
 import { type BindingResolver, dispatch, type IncomingInput, type KernelState } from './kernel.js';
 import { consoleLogger, type Logger } from './logger.js';
 import { type Middleware, type MiddlewareFactory, type MiddlewareRef, toReferences } from './middleware.js';
+import { compileTrust } from './proxy.js';
 import { joinPath, Registrar, VERBS } from './registrar.js';
 import type { Response } from './response.js';
 import { type RegisteredRoute, Route, type RouteOwner } from './route.js';
@@ -88,6 +89,8 @@ export class Application extends Registrar {
     this.#cache = engine === undefined ? RouteCacheBoot.open(undefined) : null;
     if (this.#cache === null) this.#router = new Router<Route>(this.#routerOptions);
     this.#aliases.set('throttle', throttleFactory(config.rateLimitStore ?? new MemoryRateLimitStore()));
+    // A trustProxy entry that is not an address, a subnet or a name is a start-up error, not a request-time one.
+    if (config.trustProxy !== undefined) compileTrust(config.trustProxy);
     const app = this;
     this.#owner = {
       nameRoute: (route, name) => this.#nameRoute(route, name),
@@ -103,6 +106,7 @@ export class Application extends Registrar {
         maxUrlLength: config.maxUrlLength ?? 8192,
         methodNotAllowed: config.methodNotAllowed ?? true,
         trailingSlash,
+        trustProxy: config.trustProxy ?? null,
       },
       logger: this.#logger,
       bindings: this.#bindings,
@@ -228,9 +232,14 @@ export class Application extends Registrar {
   readonly fetch = (request: globalThis.Request, info?: FetchInfo): Promise<globalThis.Response> =>
     handleFetch((input) => this.dispatch(input), request, info);
 
-  /** A node:http server for this application, not yet listening. */
+  /** A node:http server for this application, not yet listening (timeouts from the configuration). */
   createServer(): ArborServer {
-    return createArborServer(this.listener);
+    const { requestTimeout, headersTimeout } = this.config;
+    const options: ServerOptions = {
+      ...(requestTimeout === undefined ? {} : { requestTimeout }),
+      ...(headersTimeout === undefined ? {} : { headersTimeout }),
+    };
+    return createArborServer(this.listener, options);
   }
 
   /**

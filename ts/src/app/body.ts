@@ -1,5 +1,7 @@
 /**
- * Request bodies: read with a size limit, then parsed by `Content-Type`, before any middleware runs.
+ * Request bodies: read with a size limit, then parsed by `Content-Type`, once the middleware chain has let
+ * the request through (SPEC §5), so an auth middleware answers 401 without buffering or parsing anything.
+ * A middleware that needs the body awaits `req.readBody()`.
  *
  * Decisions (docs/FRAMEWORK.md, "Bodies"):
  * - the limit (default 1 MiB) is checked against `Content-Length` first, so an announced oversize body is
@@ -54,6 +56,14 @@ export async function readLimited(
     parts.push(chunk);
   }
   return parts.length === 1 ? (parts[0] as Uint8Array) : Buffer.concat(parts, total);
+}
+
+/**
+ * The client closed the connection before its body was complete. 499 is nginx's "client closed request":
+ * not a server error (nothing is logged as one, 5xx counts stay true), and nobody reads the answer anyway.
+ */
+export function clientAborted(): HttpError {
+  return new HttpError(499, 'Client Closed Request');
 }
 
 function tooLarge(limit: number): HttpError {

@@ -2,6 +2,7 @@
 import type { Order } from '../engine/engine.js';
 import type { RouterOptions } from '../router.js';
 import type { Logger } from './logger.js';
+import type { TrustProxy } from './proxy.js';
 import type { RateLimitStore } from './throttle.js';
 
 /** The `openapi` configuration key (the original's §2.1), read by the OpenAPI exporter. */
@@ -37,6 +38,16 @@ export interface ApplicationConfig {
   logger?: Logger;
   /** Counters of the built-in `throttle` alias (default: in memory, per application). */
   rateLimitStore?: RateLimitStore;
+  /**
+   * Believe `X-Forwarded-For` from these proxies for `req.ip` (and so the throttle's key): `'loopback'`,
+   * addresses or CIDR subnets, a hop count, `true`, or a function (see `proxy.ts`). Default: trust no
+   * one, `req.ip` is the socket address.
+   */
+  trustProxy?: TrustProxy;
+  /** Milliseconds a client has to send a whole request before a 408 (default 300,000). For `run()`/`createServer()`. */
+  requestTimeout?: number;
+  /** Milliseconds a client has to send the request head before a 408 (default 60,000). */
+  headersTimeout?: number;
 }
 
 /** `PORT` as a number, `undefined` when unset; a value that is not a port is an error. */

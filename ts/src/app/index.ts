@@ -1,7 +1,7 @@
 /** The framework's public surface (re-exported by `ts/src/index.ts`). */
 
 export type { FetchInfo } from '../http/fetch-adapter.js';
-export type { ArborServer } from '../http/server.js';
+export type { ArborServer, ServerOptions } from '../http/server.js';
 export { Application, route } from './application.js';
 export { DEFAULT_BODY_LIMIT } from './body.js';
 export type { CallSite } from './call-site.js';
@@ -25,8 +25,9 @@ export {
   middlewareFactory,
   type NextHandler,
 } from './middleware.js';
+export { clientAddress, type TrustProxy } from './proxy.js';
 export { Registrar, VERBS } from './registrar.js';
-export { type HeaderSource, headersFromMap, Request, Uri } from './request.js';
+export { BodyNotReadError, type HeaderSource, headersFromMap, Request, Uri } from './request.js';
 export type { ResourceAction, ResourceOptions } from './resource.js';
 export { type HeaderValue, Response } from './response.js';
 export type { RegisteredRoute, Route } from './route.js';

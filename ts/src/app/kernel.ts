@@ -2,17 +2,20 @@
  * The request pipeline, transport-neutral: the node:http listener and the fetch adapter both turn their
  * request into an {@link IncomingInput} and write back the {@link Response} this returns. It never throws.
  *
- * Order: target checks (414, 400, 501) → routing (HEAD via GET, trailing-slash redirect, malformed
- * escapes → 400) → application middleware → [matched route: body (413/400/415) → group and route
- * middleware → bindings (404) → handler] or [automatic OPTIONS 204 / 405 / fallback / 404]. Errors thrown
- * inside become responses there, so application middleware (logging, CORS) sees them too.
+ * Order: target checks (414, 400) → routing (HEAD via GET, trailing-slash redirect, malformed escapes →
+ * 400) → application middleware → [matched route: group and route middleware → body (413/400/415) →
+ * bindings (404) → handler] or [automatic OPTIONS 204 / 405 / 501 / body → fallback / 404]. The body is
+ * read only once every middleware has let the request through (SPEC §5): an auth middleware's 401 never
+ * waits for, buffers or parses an unauthenticated body. Errors thrown inside become responses there, so
+ * application middleware (logging, CORS) sees them too.
  */
 import type { Router } from '../router.js';
-import { parseBody } from './body.js';
+import { type ParsedBody, parseBody } from './body.js';
 import { errorBody, HttpError } from './errors.js';
 import type { ResolvedHandler } from './handler.js';
 import type { Logger } from './logger.js';
 import { describe, type Middleware, runChain } from './middleware.js';
+import { clientAddress, type TrustProxy } from './proxy.js';
 import { VERBS } from './registrar.js';
 import { type HeaderSource, Request } from './request.js';
 import { Response } from './response.js';
@@ -65,6 +68,8 @@ export interface KernelSettings {
   maxUrlLength: number;
   methodNotAllowed: boolean;
   trailingSlash: boolean | 'redirect';
+  /** Which proxies' `X-Forwarded-For` to believe for `req.ip`; `null`: none (the socket address). */
+  trustProxy: TrustProxy | null;
 }
 
 /** What the kernel reads from the application at each request. */
@@ -99,9 +104,10 @@ function route(state: KernelState, input: IncomingInput): Outcome {
   if (target === null) {
     if (input.target === '*' && method === 'OPTIONS')
       return new Response().status(204).header('Allow', VERBS.join(', '));
+    // `CONNECT host:port` asks for a tunnel: this server is no proxy (RFC 9110 §9.3.6).
+    if (method === 'CONNECT') return plainError(501, 'CONNECT tunnels are not implemented');
     return plainError(400, 'Malformed request target');
   }
-  if (!state.isKnownMethod(method)) return plainError(501, `Method ${method} is not implemented`);
   const { path, query } = target;
 
   let match = router.find(method, path);
@@ -124,25 +130,32 @@ function route(state: KernelState, input: IncomingInput): Outcome {
     path,
     query,
     headers: input.headers,
-    ip: input.ip,
+    ip:
+      settings.trustProxy === null
+        ? input.ip
+        : clientAddress(input.ip, input.headers.get('x-forwarded-for'), settings.trustProxy),
     ...(match === null ? {} : { params: match.params, captures: match.captures }),
     route: matched === null ? null : { id: matched.id, name: matched.getName(), pattern: matched.pattern },
+    body: () => loadBody(state, input),
   });
   const res = new Response();
 
   const core = (current: Request): Outcome =>
     guarded(
       () => {
-        if (matched !== null) return runRoute(state, matched, current, res, input);
+        if (matched !== null) return runRoute(state, matched, current, res);
         const allowed = allowedMethods(router, path);
         if (allowed.length > 0 && method === 'OPTIONS')
           return new Response().status(204).header('Allow', allowed.join(', '));
         if (allowed.length > 0 && settings.methodNotAllowed) {
           return plainError(405, `Method ${method} not allowed`).header('Allow', allowed.join(', '));
         }
+        // RFC 9110 §15.6.2: 501 is for a method the server supports on no resource at all. On a path
+        // with routes the useful answer is the 405 above, whatever the method (SPEC §4).
+        if (!state.isKnownMethod(method)) return plainError(501, `Method ${method} is not implemented`);
         const fallback = state.fallback;
         if (fallback !== null) {
-          return then(readBody(state, current, input), () => callHandler(fallback, current, res, []));
+          return then(current.loadBody(), () => callHandler(fallback, current, res, []));
         }
         return plainError(404, `No route for ${method} ${path}`);
       },
@@ -151,15 +164,11 @@ function route(state: KernelState, input: IncomingInput): Outcome {
   return runChain(state.globalMiddleware(), core, req);
 }
 
-function runRoute(
-  state: KernelState,
-  route: Route,
-  req: Request,
-  res: Response,
-  input: IncomingInput,
-): Outcome {
-  return then(readBody(state, req, input), () =>
-    runChain(state.routeMiddleware(route), (current) => bindAndCall(state, route, current, res), req),
+function runRoute(state: KernelState, route: Route, req: Request, res: Response): Outcome {
+  return runChain(
+    state.routeMiddleware(route),
+    (current) => then(current.loadBody(), () => bindAndCall(state, route, current, res)),
+    req,
   );
 }
 
@@ -185,12 +194,12 @@ function bindAndCall(state: KernelState, route: Route, req: Request, res: Respon
 
 const NO_BODY = new Uint8Array(0);
 
-/** Reads and parses the body before the handler runs; synchronous when there is none. */
-function readBody(state: KernelState, req: Request, input: IncomingInput): void | Promise<void> {
-  const attach = (raw: Uint8Array) =>
-    req.attachBody(parseBody(raw, input.headers.get('content-type'), input.headers.get('content-encoding')));
-  if (!input.hasBody) return attach(NO_BODY);
-  return input.readBody(state.settings.bodyLimit).then(attach);
+/** Reads and parses the body (once per request, through `Request.loadBody`); synchronous when there is none. */
+function loadBody(state: KernelState, input: IncomingInput): ParsedBody | Promise<ParsedBody> {
+  const parse = (raw: Uint8Array) =>
+    parseBody(raw, input.headers.get('content-type'), input.headers.get('content-encoding'));
+  if (!input.hasBody) return parse(NO_BODY);
+  return input.readBody(state.settings.bodyLimit).then(parse);
 }
 
 function callHandler(handler: ResolvedHandler, req: Request, res: Response, bound: unknown[]): Outcome {

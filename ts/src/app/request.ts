@@ -1,6 +1,6 @@
 /**
  * The request a handler receives: route parameters (percent-decoded), query string, headers, the body
- * (already read and parsed), and attributes that middleware attach for later layers.
+ * (read and parsed before the handler runs), and attributes that middleware attach for later layers.
  */
 import { decodeJson, EMPTY_BODY, isJsonMediaType, type ParsedBody } from './body.js';
 import { HttpError } from './errors.js';
@@ -64,6 +64,24 @@ export interface RequestInit {
   params?: Readonly<Record<string, string>>;
   captures?: readonly (string | undefined)[];
   route?: RequestRoute | null;
+  /** Reads and parses the body when first asked (the kernel's). Without one the body is empty. */
+  body?: () => ParsedBody | Promise<ParsedBody>;
+}
+
+/**
+ * `req.json()`, `req.body()` or `req.rawBody()` was called before the body was read: in a middleware,
+ * which runs before the body is read (SPEC §5), without `await req.readBody()` first.
+ */
+export class BodyNotReadError extends Error {
+  readonly code = 'BODY_NOT_READ';
+
+  constructor(accessor: string) {
+    super(
+      `req.${accessor}() was called before the body was read: middleware runs before it is read, ` +
+        'so a middleware that needs the body must `await req.readBody()` first',
+    );
+    this.name = 'BodyNotReadError';
+  }
 }
 
 /**
@@ -81,7 +99,10 @@ export class Request {
   readonly #params: Readonly<Record<string, string>>;
   readonly #captures: readonly (string | undefined)[];
   readonly #attributes = new Map<string, unknown>();
-  #body: ParsedBody = EMPTY_BODY;
+  /** `null` until read. */
+  #body: ParsedBody | null;
+  #loader: (() => ParsedBody | Promise<ParsedBody>) | null;
+  #loading: Promise<void> | null = null;
   #search: URLSearchParams | undefined;
 
   constructor(init: RequestInit) {
@@ -92,6 +113,8 @@ export class Request {
     this.#headers = init.headers;
     this.#params = init.params ?? {};
     this.#captures = init.captures ?? [];
+    this.#loader = init.body ?? null;
+    this.#body = this.#loader === null ? EMPTY_BODY : null;
   }
 
   getMethod(): string {
@@ -171,7 +194,7 @@ export class Request {
    * (form, text, …) throws a 415; a body sent without `Content-Type` is parsed as JSON (400 if it is not).
    */
   json<T = Record<string, unknown>>(): T {
-    const body = this.#body;
+    const body = this.#read('json');
     if (body.kind === 'empty') return {} as T;
     if (body.kind === 'json') return body.value as T;
     if (body.mediaType === '') return decodeJson(body.raw) as T;
@@ -183,17 +206,43 @@ export class Request {
    * `text/*` body, the bytes of anything else, `{}` when empty.
    */
   body<T = Record<string, unknown>>(): T {
-    return (this.#body.kind === 'empty' ? {} : this.#body.value) as T;
+    const body = this.#read('body');
+    return (body.kind === 'empty' ? {} : body.value) as T;
   }
 
   /** The raw body bytes. */
   rawBody(): Uint8Array {
-    return this.#body.raw;
+    return this.#read('rawBody').raw;
+  }
+
+  /**
+   * Reads and parses the body now, and resolves to what {@link Request.body} returns. Handlers never need
+   * it (the body is read before they run); a middleware that needs the body awaits it, as it would
+   * `await c.req.json()` in Hono. It reads once: later calls, and the kernel, reuse the result. A body
+   * over the limit rejects with a 413 `HttpError`, malformed JSON with a 400 (let them propagate).
+   *
+   * @example
+   * app.alias('signed', async (req, next) => {
+   *   await req.readBody();
+   *   return verify(req.header('x-signature'), req.rawBody()) ? next.handle(req) : new Response().status(401).send();
+   * });
+   */
+  async readBody<T = Record<string, unknown>>(): Promise<T> {
+    await this.loadBody();
+    return this.body<T>();
+  }
+
+  /** True once the body has been read (or there was none to read). */
+  get bodyRead(): boolean {
+    return this.#body !== null;
   }
 
   /** True when the request declared a JSON media type. */
   isJson(): boolean {
-    return isJsonMediaType(this.#body.mediaType) || isJsonMediaType(contentType(this.header('content-type')));
+    return (
+      isJsonMediaType(this.#body?.mediaType ?? '') ||
+      isJsonMediaType(contentType(this.header('content-type')))
+    );
   }
 
   /** Attaches a value for later layers (`req.set('user', user)` in an auth middleware). Chainable. */
@@ -207,9 +256,25 @@ export class Request {
     return this.#attributes.has(key) ? (this.#attributes.get(key) as T) : fallback;
   }
 
-  /** @internal The kernel attaches the parsed body before any middleware runs. */
-  attachBody(body: ParsedBody): void {
-    this.#body = body;
+  /** @internal Reads the body once; synchronous when there is none (the kernel's hot path stays so). */
+  loadBody(): void | Promise<void> {
+    if (this.#body !== null) return;
+    if (this.#loading !== null) return this.#loading;
+    const loader = this.#loader as () => ParsedBody | Promise<ParsedBody>;
+    const parsed = loader();
+    if (!(parsed instanceof Promise)) {
+      this.#body = parsed;
+      return;
+    }
+    this.#loading = parsed.then((body) => {
+      this.#body = body;
+    });
+    return this.#loading;
+  }
+
+  #read(accessor: string): ParsedBody {
+    if (this.#body === null) throw new BodyNotReadError(accessor);
+    return this.#body;
   }
 }
 

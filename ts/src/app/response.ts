@@ -4,6 +4,7 @@
  * decorate a response without touching the handler's object.
  */
 import { validateHeaderName, validateHeaderValue } from 'node:http';
+import { encodeUrl } from 'encodeurl';
 import { HeaderError } from './errors.js';
 
 export type HeaderValue = string | number | readonly string[];
@@ -113,9 +114,14 @@ export class Response {
     return this.header('Content-Type', 'text/html; charset=utf-8');
   }
 
-  /** Answers with a redirect (302 unless told). */
+  /**
+   * Answers with a redirect (302 unless told). The target is percent-encoded as Express does (`encodeurl`):
+   * characters a header cannot carry (`é`, U+2028, spaces) are encoded, escapes already there are kept.
+   *
+   * @example res.redirect('/search?q=café') // Location: /search?q=caf%C3%A9
+   */
   redirect(location: string, status = 302): this {
-    return this.status(status).header('Location', location);
+    return this.status(status).header('Location', encodeUrl(location));
   }
 
   /** The body as set: a string, bytes, or `null` for none. */

@@ -103,6 +103,14 @@ export function throttle(options: ThrottleOptions): Middleware {
 function clientKey(req: Request): string {
   const user = req.get<{ id?: unknown }>('user');
   if (user !== undefined && user !== null && user.id !== undefined) return `user:${String(user.id)}`;
+  // Under `app.fetch()` without `remoteAddress` every client would share the key `ip:` and one budget:
+  // fail loudly (a 500 naming the fix in the log) rather than throttle everyone together.
+  if (req.ip === '') {
+    throw new Error(
+      'throttle: the client address is unknown (app.fetch() without { remoteAddress }), so every client ' +
+        'would share one budget; pass remoteAddress to app.fetch(), or give throttle() a key',
+    );
+  }
   return `ip:${req.ip}`;
 }
 

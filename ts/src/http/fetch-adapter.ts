@@ -2,13 +2,18 @@
  * The fetch adapter: a web-standard `Request` in, a web-standard `Response` out — for runtimes built on
  * fetch, and for tests that skip the network. The same kernel serves both adapters.
  */
-import { readLimited } from '../app/body.js';
+import { clientAborted, readLimited } from '../app/body.js';
+import { HttpError } from '../app/errors.js';
 import type { IncomingInput } from '../app/kernel.js';
 import { headersFromMap } from '../app/request.js';
 import type { Dispatch } from './node-listener.js';
 
 export interface FetchInfo {
-  /** The client address, for throttling and logs (the fetch API does not carry one). */
+  /**
+   * The client address, for throttling and logs (the fetch API does not carry one). Without it `req.ip`
+   * is `''`, and the `throttle` middleware's default key refuses to count (every client would share one
+   * budget): pass it, or give `throttle` a `key`.
+   */
   remoteAddress?: string;
 }
 
@@ -47,8 +52,13 @@ export async function handleFetch(
   });
 }
 
-function readBody(request: globalThis.Request, limit: number): Promise<Uint8Array> {
-  if (request.body === null) return Promise.resolve(new Uint8Array(0));
-  // A web ReadableStream is async-iterable in Node; leaving the loop early cancels it.
-  return readLimited(request.body, limit, request.headers.get('content-length') ?? undefined);
+async function readBody(request: globalThis.Request, limit: number): Promise<Uint8Array> {
+  if (request.body === null) return new Uint8Array(0);
+  try {
+    // A web ReadableStream is async-iterable in Node; leaving the loop early cancels it.
+    return await readLimited(request.body, limit, request.headers.get('content-length') ?? undefined);
+  } catch (error) {
+    if (!(error instanceof HttpError) && request.signal.aborted) throw clientAborted();
+    throw error;
+  }
 }

@@ -3,7 +3,8 @@
  * Mount it in any node:http (or https, http2-compat) server: `createServer(app.listener)`.
  */
 import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { readLimited } from '../app/body.js';
+import { clientAborted, readLimited } from '../app/body.js';
+import { errorBody, HttpError } from '../app/errors.js';
 import type { IncomingInput } from '../app/kernel.js';
 import type { Logger } from '../app/logger.js';
 import type { HeaderSource } from '../app/request.js';
@@ -43,8 +44,49 @@ class NodeHeaders implements HeaderSource {
   }
 }
 
+/**
+ * What RFC 9112 rejects and node's parser lets through, checked where it is cheap (one pass over the raw
+ * header names): `null` when the request is fine, else the error to answer before any routing.
+ * - a request line without `HTTP/1.x` (node takes `GET /` as HTTP/0.9; `HTTP/2.0` over HTTP/1): 400 / 505;
+ * - more than one `Host` (§3.2: MUST be 400);
+ * - a `Transfer-Encoding` other than `chunked` (`gzip, chunked`): §6.1, a coding the server does not
+ *   understand, 501.
+ */
+function protocolError(req: IncomingMessage): HttpError | null {
+  if (req.httpVersionMajor !== 1) {
+    return req.httpVersionMajor === 0
+      ? new HttpError(400, 'Request line without an HTTP version')
+      : new HttpError(505, `HTTP/${req.httpVersion} is not supported on this connection`);
+  }
+  const raw = req.rawHeaders;
+  let hosts = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (name.length === 4 && name.toLowerCase() === 'host') hosts++;
+  }
+  if (hosts > 1) return new HttpError(400, 'More than one Host header');
+  const coding = req.headers['transfer-encoding'];
+  if (coding !== undefined && coding.trim().toLowerCase() !== 'chunked')
+    return new HttpError(501, `Transfer-Encoding ${JSON.stringify(coding)} is not implemented`);
+  return null;
+}
+
 export function createNodeListener(dispatch: Dispatch, logger: Logger): RequestListener {
   return (req, res) => {
+    const refused = protocolError(req);
+    if (refused !== null) {
+      const body = JSON.stringify(errorBody(refused.status, refused.message));
+      res.writeHead(refused.status, [
+        'Content-Type',
+        'application/json; charset=utf-8',
+        'Content-Length',
+        String(Buffer.byteLength(body)),
+        'Connection',
+        'close',
+      ]);
+      res.end(body);
+      return;
+    }
     let bodyRefused = false;
     const input: IncomingInput = {
       method: req.method ?? 'GET',
@@ -58,6 +100,10 @@ export function createNodeListener(dispatch: Dispatch, logger: Logger): RequestL
         try {
           return await readLimited(req, limit, req.headers['content-length']);
         } catch (error) {
+          // The client went away mid-body: its fault, not the server's (no 500, no stack trace in the log).
+          const code = (error as NodeJS.ErrnoException).code;
+          if (!(error instanceof HttpError) && (req.destroyed || code === 'ECONNRESET'))
+            throw clientAborted();
           // The rest of the body is not read: close the connection after answering instead of draining it.
           bodyRefused = true;
           throw error;
@@ -83,6 +129,8 @@ export function createNodeListener(dispatch: Dispatch, logger: Logger): RequestL
 }
 
 function write(res: ServerResponse, response: Response, closeAfter: boolean, logger: Logger): void {
+  // Nobody is left to read it (the client aborted, or a protocol error already closed the connection).
+  if (res.destroyed || res.socket?.destroyed === true || res.writableEnded) return;
   try {
     // One writeHead with a flat [name, value, …] list: node then skips its per-header map
     // (setHeader), a measurable share of a small response. A repeated header repeats its name.

@@ -2,14 +2,28 @@
  * The node:http server behind `app.run()`: protocol errors answered instead of dropped, and a graceful
  * close (no new connections; in-flight requests finish; idle keep-alive connections are closed at once,
  * busy ones as soon as their response is out; anything left after `graceMs` is cut).
+ *
+ * Protocol errors (docs/FRAMEWORK.md, "Status codes"): a request node's parser refuses gets a JSON error
+ * and the connection closes. When it was pipelined behind valid requests, their responses go out first,
+ * in order, and the error after them — never over a response in progress.
  */
-import { createServer, type RequestListener, type Server } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  ServerResponse,
+} from 'node:http';
 import type { Socket } from 'node:net';
 import { errorBody } from '../app/errors.js';
 
 export interface ServerOptions {
   /** Longest request head node accepts (request line + headers); beyond it: 431. Default 16 KiB. */
   maxHeaderSize?: number;
+  /** Milliseconds a client has to send a whole request (head and body); then 408. Default 300,000 (node's). */
+  requestTimeout?: number;
+  /** Milliseconds a client has to send the request head; then 408. Default 60,000 (node's). */
+  headersTimeout?: number;
 }
 
 /** node:http parser errors → status (anything else: 400). */
@@ -18,39 +32,108 @@ const PARSER_STATUS: Record<string, number> = {
   HPE_URI_TOO_LONG: 414,
   HPE_INVALID_METHOD: 501,
   HPE_UNEXPECTED_CONTENT_LENGTH: 400,
+  // node's own name for "the client did not send the request (or its head) in time".
+  ERR_HTTP_REQUEST_TIMEOUT: 408,
 };
+
+/** An HTTP token (RFC 9110 §5.6.2): what a method name is made of. */
+const TCHAR = /[!#$%&'*+.^_`|~0-9A-Za-z-]/;
 
 /** A `Server` with `closeGracefully()`. */
 export interface ArborServer extends Server {
   closeGracefully(graceMs?: number): Promise<void>;
 }
 
-export function createArborServer(listener: RequestListener, options: ServerOptions = {}): ArborServer {
-  const server = createServer({ maxHeaderSize: options.maxHeaderSize ?? 16 * 1024 }, listener) as ArborServer;
-  let closing = false;
+/** Responses still owed on a connection, in request order, and the protocol error waiting behind them. */
+interface Connection {
+  open: Set<ServerResponse>;
+  pendingError: (() => void) | null;
+}
 
-  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
-    if (error.code === 'ECONNRESET' || !socket.writable) {
-      socket.destroy();
-      return;
+export function createArborServer(listener: RequestListener, options: ServerOptions = {}): ArborServer {
+  const requestTimeout = options.requestTimeout ?? 300_000;
+  const headersTimeout = Math.min(options.headersTimeout ?? 60_000, requestTimeout);
+  const server = createServer(
+    {
+      maxHeaderSize: options.maxHeaderSize ?? 16 * 1024,
+      requestTimeout,
+      headersTimeout,
+      // node checks the two timeouts on this period (30 s by default): a short timeout needs a short period.
+      connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(headersTimeout / 4))),
+    },
+    listener,
+  ) as ArborServer;
+  let closing = false;
+  const connections = new WeakMap<Socket, Connection>();
+  const connectionOf = (socket: Socket): Connection => {
+    let connection = connections.get(socket);
+    if (connection === undefined) {
+      connection = { open: new Set(), pendingError: null };
+      connections.set(socket, connection);
     }
-    let status = PARSER_STATUS[error.code ?? ''] ?? 400;
-    // An unknown but well-formed method token (`FOO /`) is "not implemented"; garbage is a bad request.
-    if (status === 501 && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+ /.test(error.rawPacket?.toString('latin1') ?? ''))
-      status = 400;
-    const body = JSON.stringify(errorBody(status));
-    socket.end(
-      `HTTP/1.1 ${status} ${errorBody(status).error}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
+    return connection;
+  };
+  /** Responses of complete requests, still being produced: a protocol error waits for them. */
+  const owed = (connection: Connection) => [...connection.open].some((res) => res.req.complete);
+
+  server.on(
+    'clientError',
+    (error: NodeJS.ErrnoException & { rawPacket?: Buffer; bytesParsed?: number }, socket: Socket) => {
+      if (error.code === 'ECONNRESET' || !socket.writable) {
+        socket.destroy();
+        return;
+      }
+      let status = PARSER_STATUS[error.code ?? ''] ?? 400;
+      // An unknown but well-formed method token (`FOO /`) is "not implemented"; garbage is a bad request.
+      if (status === 501 && !startsWithMethodToken(error.rawPacket, error.bytesParsed)) status = 400;
+      const answer = () => {
+        if (!socket.writable) {
+          socket.destroy();
+          return;
+        }
+        const body = JSON.stringify(errorBody(status));
+        socket.end(
+          `HTTP/1.1 ${status} ${errorBody(status).error}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+            `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        );
+      };
+      const connection = connections.get(socket);
+      // The request that failed may have reached the listener already (a timed-out body): its response, if
+      // any, is dropped. Earlier, complete requests are answered first; node writes their responses in order.
+      if (connection !== undefined && owed(connection)) connection.pendingError = answer;
+      else answer();
+    },
+  );
+
+  server.on('request', (req, res) => {
+    // While closing, a connection that finishes its response is not kept alive for another request.
+    if (closing) res.setHeader('Connection', 'close');
+    const connection = connectionOf(req.socket);
+    connection.open.add(res);
+    const done = () => {
+      if (!connection.open.delete(res)) return;
+      if (connection.pendingError !== null && !owed(connection)) {
+        const answer = connection.pendingError;
+        connection.pendingError = null;
+        answer();
+      }
+      if (closing) server.closeIdleConnections();
+    };
+    res.once('finish', done);
+    res.once('close', done);
   });
 
-  // While closing, a connection that finishes its response is not kept alive for another request.
-  server.on('request', (_req, res) => {
-    if (closing) res.setHeader('Connection', 'close');
-    res.on('finish', () => {
-      if (closing) server.closeIdleConnections();
+  // CONNECT is routed like any other method (405 with `Allow` on a known path, SPEC §4) instead of node's
+  // default of closing the connection without a word; this server is no proxy, so it never tunnels.
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket);
+    res.once('finish', () => {
+      res.detachSocket(socket);
+      socket.end();
     });
+    listener(req, res);
   });
 
   server.closeGracefully = (graceMs = 10_000) =>
@@ -70,4 +153,17 @@ export function createArborServer(listener: RequestListener, options: ServerOpti
       server.closeIdleConnections();
     });
   return server;
+}
+
+/**
+ * Whether the request that failed starts with a method token and a space. `rawPacket` is the whole chunk
+ * node was parsing, which may begin with earlier, valid pipelined requests; `bytesParsed` is where the
+ * parser stopped, inside the offending method, so the token is read back from there.
+ */
+function startsWithMethodToken(packet: Buffer | undefined, stoppedAt: number | undefined): boolean {
+  if (packet === undefined) return false;
+  const text = packet.toString('latin1');
+  let start = Math.min(stoppedAt ?? 0, text.length);
+  while (start > 0 && TCHAR.test(text[start - 1] ?? '')) start--;
+  return /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ /.test(text.slice(start));
 }
