@@ -107,15 +107,45 @@ describe.each(transports)('products API over $name (original 4.8)', (transport) 
       expect(reply.json().fields).toEqual([field]);
     });
 
+    // RFC 6750 §3.1: no credentials → a bare challenge; a wrong token → error="invalid_token".
     test.each([
-      ['no Authorization', { 'Content-Type': 'application/json' }, 'Missing bearer token'],
-      ['a wrong token', { ...auth, Authorization: 'Bearer nope' }, 'Invalid bearer token'],
-      ['another scheme', { ...auth, Authorization: 'Basic ZGVtbzp0b2tlbg==' }, 'Missing bearer token'],
-    ])('%s → 401 AuthError', async (_label, headers, error) => {
+      [
+        'no Authorization',
+        { 'Content-Type': 'application/json' },
+        'Missing bearer token',
+        'Bearer realm="products"',
+      ],
+      [
+        'a wrong token',
+        { ...auth, Authorization: 'Bearer nope' },
+        'Invalid bearer token',
+        'Bearer realm="products", error="invalid_token"',
+      ],
+      [
+        'another scheme',
+        { ...auth, Authorization: 'Basic ZGVtbzp0b2tlbg==' },
+        'Missing bearer token',
+        'Bearer realm="products"',
+      ],
+    ])('%s → 401 AuthError', async (_label, headers, error, challenge) => {
       const reply = await send('POST', '/api/products', valid, headers);
       expect(reply.status).toBe(401);
       expect(reply.json()).toEqual({ error, code: 401 });
-      expect(reply.headers.get('www-authenticate')).toMatch(/^Bearer/);
+      expect(reply.headers.get('www-authenticate')).toBe(challenge);
+    });
+
+    // SPEC §5 / issue 16: the body is read only after auth lets the request through.
+    test.each([
+      ['malformed JSON', '{bad'],
+      ['a 2 MiB body (limit 1 MiB)', 'x'.repeat(2 * 1024 * 1024)],
+    ])('no token and %s → 401, not 400/413', async (_label, body) => {
+      const reply = await client.request('/api/products', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body,
+      });
+      expect(reply.status).toBe(401);
+      expect(reply.json()).toEqual({ error: 'Missing bearer token', code: 401 });
     });
   });
 

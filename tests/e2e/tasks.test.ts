@@ -1,6 +1,7 @@
 /** The tasks reference application, row by row of the original's table 4.7, over both transports. */
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createTasksApp } from '../../ts/examples/tasks/app.js';
+import { MAX_TASKS, MAX_TITLE_LENGTH, TaskStore } from '../../ts/examples/tasks/store.js';
 import { memoryLogger } from '../../ts/src/app/index.js';
 import { withEngine } from '../app/support/engine.js';
 import { type Client, transports } from '../app/support/transport.js';
@@ -57,6 +58,57 @@ describe.each(transports)('tasks API over $name (original 4.7)', (transport) => 
     const reply = await create(title);
     expect(reply.status).toBe(400);
     expect(reply.json().error).toMatch(/title/);
+  });
+
+  test.each([
+    ['null', 'null'],
+    ['an array', '[]'],
+    ['a string', '"title"'],
+    ['a number', '123'],
+  ])(
+    'POST /tasks with the JSON body %s → 400 { error, code } (issue 16: null was a 500)',
+    async (_label, body) => {
+      const reply = await client.request('/tasks', { method: 'POST', headers: json, body });
+      expect(reply.status).toBe(400);
+      expect(reply.json()).toEqual({ error: 'The body must be a JSON object', code: 400 });
+      const put = await client.request(`/tasks/${(await create('x')).json().id}`, {
+        method: 'PUT',
+        headers: json,
+        body,
+      });
+      expect(put.status).toBe(400);
+    },
+  );
+
+  test(`a title over ${MAX_TITLE_LENGTH} characters → 400, on POST and PUT`, async () => {
+    expect((await create('t'.repeat(MAX_TITLE_LENGTH))).status).toBe(201);
+    const long = await create('t'.repeat(MAX_TITLE_LENGTH + 1));
+    expect(long.status).toBe(400);
+    expect(long.json().error).toMatch(/at most 200 characters/);
+    const task = (await create('short')).json();
+    const put = await client.request(`/tasks/${task.id}`, {
+      method: 'PUT',
+      headers: json,
+      body: JSON.stringify({ title: 'x'.repeat(1024 * 512) }),
+    });
+    expect(put.status).toBe(400);
+  });
+
+  test('GET /tasks is paginated: limit (default 20, at most 100) and offset; X-Total-Count', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 25; i++) ids.push((await create(`task ${i}`)).json().id);
+    const first = await client.request('/tasks');
+    expect(first.json().map((t: { id: string }) => t.id)).toEqual(ids.slice(0, 20));
+    expect(first.headers.get('x-total-count')).toBe('25');
+    const page = await client.request('/tasks?offset=20&limit=3');
+    expect(page.json().map((t: { id: string }) => t.id)).toEqual(ids.slice(20, 23));
+    expect((await client.request('/tasks?offset=25')).json()).toEqual([]);
+    expect((await client.request('/tasks?limit=100')).json()).toHaveLength(25);
+    for (const query of ['limit=0', 'limit=101', 'limit=x', 'offset=-1', 'offset=1.5']) {
+      const bad = await client.request(`/tasks?${query}`);
+      expect(bad.status, query).toBe(400);
+      expect(bad.json().code).toBe(400);
+    }
   });
 
   test('GET /tasks/:id → 200 Task; unknown id → 404 { error }', async () => {
@@ -127,5 +179,27 @@ describe.each(transports)('tasks API over $name (original 4.7)', (transport) => 
   test('named routes generate their URLs', async () => {
     const app = createTasksApp({ config: withEngine() });
     expect(app.route('tasks.show', { id: 'a b' })).toBe('/tasks/a%20b');
+  });
+});
+
+describe('the task store is bounded (issue 16)', () => {
+  test(`the demo keeps at most ${MAX_TASKS} tasks: then 409 { error, code }, until one is deleted`, async () => {
+    const store = new TaskStore({ capacity: 3 });
+    const app = createTasksApp({ config: withEngine(), store });
+    const post = (title: string) =>
+      app.fetch(
+        new Request('http://x/tasks', { method: 'POST', headers: json, body: JSON.stringify({ title }) }),
+      );
+    const ids: string[] = [];
+    for (const title of ['a', 'b', 'c']) ids.push(((await (await post(title)).json()) as { id: string }).id);
+    const full = await post('d');
+    expect(full.status).toBe(409);
+    expect(await full.json()).toEqual({
+      error: 'The task list is full (3 tasks): delete some first',
+      code: 409,
+    });
+    expect((await app.fetch(new Request(`http://x/tasks/${ids[0]}`, { method: 'DELETE' }))).status).toBe(204);
+    expect((await post('d')).status).toBe(201);
+    expect(new TaskStore().capacity).toBe(MAX_TASKS);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Bearer-token authentication of the products API: `Authorization: Bearer <token>`, the token from
- * `API_TOKEN` (default `demo-token`). Missing or wrong → 401 `AuthError` with `WWW-Authenticate: Bearer`.
+ * `API_TOKEN` (default `demo-token`). Missing or wrong → 401 `AuthError` with `WWW-Authenticate: Bearer`
+ * (a wrong token adds `error="invalid_token"`, RFC 6750 §3).
  */
 
 import { timingSafeEqual } from 'node:crypto';
@@ -18,19 +19,17 @@ export function bearerAuth(token: string): Middleware {
   const expected = Buffer.from(token);
   return function bearerAuth(req, handler) {
     const given = req.bearerToken();
-    if (given === undefined) return unauthorized('Missing bearer token');
+    // RFC 6750 §3.1: a request without credentials gets no error code; a wrong token gets invalid_token.
+    if (given === undefined) return unauthorized('Missing bearer token', 'Bearer realm="products"');
     const actual = Buffer.from(given);
     // Constant time, so the token cannot be guessed byte by byte from response timings.
     if (actual.length !== expected.length || !timingSafeEqual(actual, expected))
-      return unauthorized('Invalid bearer token');
+      return unauthorized('Invalid bearer token', 'Bearer realm="products", error="invalid_token"');
     req.set('user', { id: 'api-client' });
     return handler.handle(req);
   };
 }
 
-function unauthorized(message: string): Response {
-  return new Response()
-    .status(401)
-    .header('WWW-Authenticate', 'Bearer realm="products"')
-    .json({ error: message, code: 401 });
+function unauthorized(message: string, challenge: string): Response {
+  return new Response().status(401).header('WWW-Authenticate', challenge).json({ error: message, code: 401 });
 }

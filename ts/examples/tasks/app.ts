@@ -50,8 +50,12 @@ export function registerTasks(app: Registrar, options: TasksOptions = {}): void 
 
   /**
    * @summary List tasks
+   * @description Oldest first, one page at a time; `X-Total-Count` gives the number of tasks.
+   * @param {integer} offset.query.optional - Tasks to skip (default 0)
+   * @param {integer} limit.query.optional - Page size, 1 to 100 (default 20)
    * @produces application/json
-   * @response 200 {array<Task>} Every task, oldest first
+   * @response 200 {array<Task>} One page of tasks, oldest first
+   * @response 400 {Error} offset or limit is not an integer in range
    * @tags Tasks
    */
   app.get('/tasks', [tasks, 'index']).name('tasks.index');
@@ -68,10 +72,12 @@ export function registerTasks(app: Registrar, options: TasksOptions = {}): void 
 
   /**
    * @summary Create a task
-   * @param {string} title.body.required - What to do (not empty)
+   * @description The list holds at most 1,000 tasks; titles are 1 to 200 characters.
+   * @param {string} title.body.required - What to do (1 to 200 characters)
    * @produces application/json
    * @response 201 {Task} The new task, `completed` false
-   * @response 400 {Error} The title is missing or empty
+   * @response 400 {Error} The body is not an object, or the title is missing, empty or too long
+   * @response 409 {Error} The task list is full
    * @example request
    * { "title": "Write the docs" }
    * @tags Tasks
@@ -82,7 +88,7 @@ export function registerTasks(app: Registrar, options: TasksOptions = {}): void 
    * @summary Update a task
    * @description Merges the given fields over the stored task; `id` and `created_at` never change.
    * @param {string} id.path.required - The task id
-   * @param {string} title.body.optional - New title (not empty)
+   * @param {string} title.body.optional - New title (1 to 200 characters)
    * @param {boolean} completed.body.optional - New state
    * @produces application/json
    * @response 200 {Task} The merged task

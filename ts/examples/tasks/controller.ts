@@ -1,10 +1,31 @@
 /** The tasks API handlers, as a controller registered with `[controller, 'method']` array callables. */
 import type { Request, Response } from '../../src/app/index.js';
-import type { Task, TaskStore } from './store.js';
+import { MAX_TITLE_LENGTH, type Task, type TaskStore } from './store.js';
 import { API_VERSION } from './version.js';
 
 const notFound = (res: Response) => res.status(404).json({ error: 'Task not found', code: 404 });
 const invalid = (res: Response, error: string) => res.status(400).json({ error, code: 400 });
+
+/** `GET /tasks` page size: 20 unless `limit` says otherwise, at most 100 (as the products list). */
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Why a title is refused, or `null`. */
+function titleProblem(title: unknown): string | null {
+  if (typeof title !== 'string' || title.trim() === '') return 'must be a non-empty string';
+  if (title.length > MAX_TITLE_LENGTH) return `must be at most ${MAX_TITLE_LENGTH} characters`;
+  return null;
+}
+
+/** `?offset=` / `?limit=`: a non-negative integer (limit from 1 to the maximum), or `null`. */
+function integer(raw: string, min: number, max: number): number | null {
+  if (!/^\d{1,9}$/.test(raw)) return null;
+  const value = Number(raw);
+  return value >= min && value <= max ? value : null;
+}
 
 export class TaskController {
   readonly #store: TaskStore;
@@ -17,8 +38,12 @@ export class TaskController {
     return res.json({ message: 'Arbor tasks and products API', version: API_VERSION });
   }
 
-  index(_req: Request, res: Response): Response {
-    return res.json(this.#store.list());
+  index(req: Request, res: Response): Response {
+    const offset = integer(req.query('offset', '0'), 0, Number.MAX_SAFE_INTEGER);
+    const limit = integer(req.query('limit', String(DEFAULT_PAGE_SIZE)), 1, MAX_PAGE_SIZE);
+    if (offset === null) return invalid(res, 'offset must be a non-negative integer');
+    if (limit === null) return invalid(res, `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+    return res.header('X-Total-Count', this.#store.size).json(this.#store.list(offset, limit));
   }
 
   show(req: Request, res: Response): Response {
@@ -27,11 +52,17 @@ export class TaskController {
   }
 
   store(req: Request, res: Response): Response {
-    const { title } = req.json<{ title?: unknown }>();
-    if (typeof title !== 'string' || title.trim() === '') {
-      return invalid(res, 'The field "title" is required and must be a non-empty string');
+    const body = req.json<unknown>();
+    if (!isObject(body)) return invalid(res, 'The body must be a JSON object');
+    const problem = titleProblem(body.title);
+    if (problem !== null) return invalid(res, `The field "title" is required and ${problem}`);
+    if (this.#store.full) {
+      return res.status(409).json({
+        error: `The task list is full (${this.#store.capacity} tasks): delete some first`,
+        code: 409,
+      });
     }
-    const task = this.#store.create(title);
+    const task = this.#store.create(body.title as string);
     return res.status(201).header('Location', `/tasks/${task.id}`).json(task);
   }
 
@@ -40,14 +71,13 @@ export class TaskController {
     const id = req.param('id', '');
     if (this.#store.get(id) === undefined) return notFound(res);
     const body = req.json<unknown>();
-    if (typeof body !== 'object' || body === null || Array.isArray(body))
-      return invalid(res, 'The body must be a JSON object');
-    const { title, completed } = body as Record<string, unknown>;
+    if (!isObject(body)) return invalid(res, 'The body must be a JSON object');
+    const { title, completed } = body;
     const changes: Partial<Pick<Task, 'title' | 'completed'>> = {};
     if (title !== undefined) {
-      if (typeof title !== 'string' || title.trim() === '')
-        return invalid(res, 'The field "title" must be a non-empty string');
-      changes.title = title;
+      const problem = titleProblem(title);
+      if (problem !== null) return invalid(res, `The field "title" ${problem}`);
+      changes.title = title as string;
     }
     if (completed !== undefined) {
       if (typeof completed !== 'boolean') return invalid(res, 'The field "completed" must be a boolean');

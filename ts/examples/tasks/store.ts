@@ -14,16 +14,48 @@ export function formatTimestamp(date: Date): string {
   return date.toISOString().slice(0, 19).replace('T', ' ');
 }
 
+/**
+ * The demo's bounds: anyone may create tasks (no token), so the store is capped — a full store answers
+ * 409 instead of growing until `GET /tasks` cannot be serialised — and so are titles (400 beyond).
+ */
+export const MAX_TASKS = 1000;
+export const MAX_TITLE_LENGTH = 200;
+
+export interface TaskStoreOptions {
+  now?: () => Date;
+  /** Most tasks kept (default {@link MAX_TASKS}). */
+  capacity?: number;
+}
+
 export class TaskStore {
   readonly #tasks = new Map<string, Task>();
   readonly #now: () => Date;
+  readonly capacity: number;
 
-  constructor(now: () => Date = () => new Date()) {
+  constructor(options: TaskStoreOptions | (() => Date) = {}) {
+    const { now = () => new Date(), capacity = MAX_TASKS } =
+      typeof options === 'function' ? { now: options } : options;
     this.#now = now;
+    this.capacity = capacity;
   }
 
-  list(): Task[] {
-    return [...this.#tasks.values()];
+  get size(): number {
+    return this.#tasks.size;
+  }
+
+  get full(): boolean {
+    return this.#tasks.size >= this.capacity;
+  }
+
+  /** The tasks from `offset`, at most `limit` of them, oldest first. */
+  list(offset = 0, limit = Number.POSITIVE_INFINITY): Task[] {
+    const out: Task[] = [];
+    let index = 0;
+    for (const task of this.#tasks.values()) {
+      if (out.length >= limit) break;
+      if (index++ >= offset) out.push(task);
+    }
+    return out;
   }
 
   get(id: string): Task | undefined {
