@@ -2,8 +2,11 @@
 // limit: `throttle:10,1` allows ten requests per client per minute in total, not ten per process.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REDIS_SETUP_TIMEOUT, type RedisInstance, root, startRedis } from './redis-server.js';
+
+// Each test starts two application processes (tsx): generous on a loaded two-core machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 interface AppProcess {
   child: ChildProcess;
