@@ -110,17 +110,16 @@ export function createArborServer(listener: RequestListener, options: ServerOpti
     if (closing) res.setHeader('Connection', 'close');
     const connection = connectionOf(req.socket);
     connection.open.add(res);
-    const done = () => {
-      if (!connection.open.delete(res)) return;
+    // 'close' follows 'finish' (next tick), and also comes alone when the connection dies first.
+    res.once('close', () => {
+      connection.open.delete(res);
       if (connection.pendingError !== null && !owed(connection)) {
         const answer = connection.pendingError;
         connection.pendingError = null;
         answer();
       }
       if (closing) server.closeIdleConnections();
-    };
-    res.once('finish', done);
-    res.once('close', done);
+    });
   });
 
   // CONNECT is routed like any other method (405 with `Allow` on a known path, SPEC §4) instead of node's
