@@ -42,3 +42,31 @@ describe('throttle under app.fetch() with no remote address', () => {
     expect((await app.fetch(new Request('http://x/t'), { remoteAddress: '10.0.0.2' })).status).toBe(200);
   });
 });
+
+describe('an aborted upload under app.fetch()', () => {
+  test('a body stream that fails after the request was aborted is 499, not a logged 500', async () => {
+    const logger = memoryLogger();
+    const app = new Application(withEngine({ logger }));
+    app.post('/upload', (req, res) => res.json({ length: req.rawBody().byteLength }));
+    const controller = new AbortController();
+    let fail: (error: Error) => void = () => {};
+    const body = new ReadableStream<Uint8Array>({
+      start(stream) {
+        stream.enqueue(new Uint8Array(100));
+        fail = (error) => stream.error(error);
+      },
+    });
+    const request = new Request('http://x/upload', {
+      method: 'POST',
+      body,
+      duplex: 'half',
+      signal: controller.signal,
+    } as RequestInit);
+    const answer = app.fetch(request, { remoteAddress: '10.0.0.1' });
+    // What a runtime does when the client goes away: abort the request's signal, fail its body.
+    controller.abort();
+    fail(new Error('client disconnected'));
+    expect((await answer).status).toBe(499);
+    expect(logger.errors).toEqual([]);
+  });
+});
