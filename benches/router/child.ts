@@ -5,18 +5,21 @@
  *   holds one result per router;
  * - separate (`run.ts --separate`): one router in one process (as find-my-way's suite does), so the JIT
  *   state one router leaves behind cannot slow down or speed up the next.
- * Memory is always measured with one router per fresh process.
+ * Registration and memory are always measured with one router per fresh process: a router built many
+ * times in one process can slow down (Arbor's wasm memory is not given back when a router is dropped),
+ * and an application builds its router once, at start-up.
  *
  *   child.ts --paired --adapters <a,b,…> --out <file> [--quick] [--arbor-engine …] [--cases <substr>]
  *   child.ts --adapter <name> --out <file> [--quick] [--arbor-engine wasm|reference] [--cases <substr>]
- *   child.ts --adapter <name> --out <file> --memory <table>   (needs --expose-gc)
+ *   child.ts --adapter <name> --out <file> --registration <table> [--quick]   (needs --expose-gc)
+ *   child.ts --adapter <name> --out <file> --memory <table>                   (needs --expose-gc)
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { measure } from 'mitata';
 import type { ArborEngine } from './adapters/arbor.js';
 import { type Adapter, type Built, loadAdapters } from './adapters/index.js';
-import { BUILD_TABLES, buildCases, type Case, MODES, type Mode, TABLES, type TableName } from './cases.js';
+import { buildCases, type Case, MODES, type Mode, TABLES, type TableName } from './cases.js';
 import { type PairedEntry, timeCasePaired } from './paired.js';
 import { loadTables, type RouteTable } from './routes.js';
 import { type TableVerification, verify } from './verify.js';
@@ -47,6 +50,7 @@ const { values } = parseArgs({
     'arbor-engine': { type: 'string', default: 'wasm' },
     cases: { type: 'string' },
     memory: { type: 'string' },
+    registration: { type: 'string' },
   },
 });
 
@@ -71,6 +75,10 @@ if (values.paired) {
   if (values.memory !== undefined) {
     const memory = measureMemory(adapter, values.memory as TableName, tables[values.memory as TableName]);
     if (memory) result.memory = memory;
+  } else if (values.registration !== undefined) {
+    const table = values.registration as TableName;
+    const ms = registrationTime(adapter, tables[table], quick);
+    if (ms !== null) result.registration[table] = ms;
   } else {
     await timeAll(adapter, result);
   }
@@ -135,13 +143,25 @@ async function timeCase(
   return { p50: stats.p50 / divide, avg: stats.avg / divide };
 }
 
-/** Median wall time of fresh builds (registration plus the first lookup, where lazy routers compile). */
-function registrationTime(a: Adapter, table: RouteTable, quick: boolean): number {
+/**
+ * Median wall time of three builds (one when quick) of `table` — registration plus the first lookup,
+ * where lazy routers compile — in this fresh process, after one build of the 12-route table has loaded
+ * the router's code; garbage is collected before each build. Null when the router cannot hold the table.
+ */
+function registrationTime(a: Adapter, table: RouteTable, quick: boolean): number | null {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) throw new Error('registration needs --expose-gc');
+  a.build(tables.small);
   const times: number[] = [];
-  const started = performance.now();
-  while (times.length < (quick ? 1 : 5) || (times.length < 15 && performance.now() - started < 3000)) {
+  while (times.length < (quick ? 1 : 3)) {
+    gc();
     const t0 = performance.now();
-    const built = a.build(table);
+    let built: Built;
+    try {
+      built = a.build(table);
+    } catch {
+      return null;
+    }
     times.push(performance.now() - t0);
     if (built.select('GET', '/') === -2) throw new Error('unreachable');
   }
@@ -153,7 +173,6 @@ function registrationTime(a: Adapter, table: RouteTable, quick: boolean): number
 function selection(): { cases: Case[]; tables: Set<TableName> } {
   const cases = buildCases(tables).filter((c) => !values.cases || c.id.includes(values.cases));
   const needed = new Set<TableName>(values.cases ? cases.map((c) => c.table) : TABLES);
-  if (values.cases && 'register'.includes(values.cases)) for (const t of BUILD_TABLES) needed.add(t);
   return { cases, tables: needed };
 }
 
@@ -174,13 +193,6 @@ function verifyAll(a: Adapter, needed: Set<TableName>, result: ChildResult): Pai
   return built;
 }
 
-function registrationAll(a: Adapter, built: PairedEntry['built'], result: ChildResult): void {
-  for (const name of BUILD_TABLES) {
-    if (values.cases && !name.includes(values.cases) && !'register'.includes(values.cases)) continue;
-    if (built[name]?.built) result.registration[name] = registrationTime(a, tables[name], quick);
-  }
-}
-
 async function timeAll(a: Adapter, result: ChildResult): Promise<void> {
   const { cases, tables: needed } = selection();
   const builtBy = verifyAll(a, needed, result);
@@ -191,7 +203,6 @@ async function timeAll(a: Adapter, result: ChildResult): Promise<void> {
     for (const mode of MODES) timings[mode] = await timeCase(entry.built, c, mode, entry.names, a.name);
     result.timings[c.id] = timings;
   }
-  registrationAll(a, builtBy, result);
 }
 
 /** Every chosen router in this process: verified, then each case timed in alternating slices. */
@@ -222,9 +233,6 @@ async function timePaired(chosen: readonly Adapter[]): Promise<ChildResult[]> {
       });
     }
   }
-  chosen.forEach((a, k) => {
-    registrationAll(a, (entries[k] as PairedEntry).built, results[k] as ChildResult);
-  });
   return results;
 }
 

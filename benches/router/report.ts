@@ -163,6 +163,8 @@ function renderRun(run: RunFile): string[] {
     out.push(
       '### Registration: every route added and a first request answered (lazy routers compile then), ms',
       '',
+      'Each router in a fresh process (`--expose-gc`): one build of the 12-route table loads its code, then the median of three builds of the table, garbage collected before each.',
+      '',
       ...figureTable(run, regRows, (n) => n.toFixed(1)),
       '',
     );

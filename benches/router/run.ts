@@ -4,8 +4,8 @@
  * it, then renders `router.md` and `router.svg` from every such file present (see report.ts).
  *
  *   tsx benches/router/run.ts [--quick] [--node-label "Node 24"] [--rounds 3] [--routers rou3,arbor]
- *                             [--cases github] [--arbor-engine wasm|reference] [--no-memory] [--no-report]
- *                             [--out file] [--separate]
+ *                             [--cases github] [--arbor-engine wasm|reference] [--no-memory]
+ *                             [--no-registration] [--no-report] [--out file] [--separate]
  *   <node> --expose-gc --import tsx benches/router/run.ts …   (any Node line)
  *
  * `npm run bench` runs it on Node 24 and 26, then Node 22 (scripts/tasks.mjs); the binaries come from
@@ -39,6 +39,7 @@ const { values } = parseArgs({
     cases: { type: 'string' },
     'arbor-engine': { type: 'string', default: 'wasm' },
     'no-memory': { type: 'boolean', default: false },
+    'no-registration': { type: 'boolean', default: false },
     'no-report': { type: 'boolean', default: false },
     separate: { type: 'boolean', default: false },
     out: { type: 'string' },
@@ -146,12 +147,26 @@ for (let round = 1; round <= rounds; round++) {
         within(byAdapter, adapter.name, () => [] as number[][]).push([t.p50, t.avg]);
       }
     }
-    for (const [table, ms] of Object.entries(r.registration) as [TableName, number][]) {
-      within(
-        within(registrationRounds, table, () => ({})),
-        adapter.name,
-        () => [] as number[],
-      ).push(ms);
+  }
+}
+
+// Registration, like memory, in a fresh process per router and table (see child.ts): once per run.
+const buildTables = BUILD_TABLES.filter(
+  (t) => !values.cases || values.cases.includes(t) || t.includes(values.cases),
+);
+if (!values['no-registration'] && buildTables.length > 0) {
+  console.log('registration');
+  for (const table of buildTables) {
+    for (const adapter of adapters) {
+      const [r] =
+        child(adapter.name, ['--registration', table, ...(quick ? ['--quick'] : [])], ['--expose-gc']) ?? [];
+      const ms = r?.registration[table];
+      if (ms !== undefined)
+        within(
+          within(registrationRounds, table, () => ({})),
+          adapter.name,
+          () => [] as number[],
+        ).push(ms);
     }
   }
 }
