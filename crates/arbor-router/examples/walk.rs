@@ -322,6 +322,30 @@ fn cases() -> Vec<MakeCase> {
             }
         }));
     }
+    // GitHub 404s: every request URL under an unknown first segment (fails at once), and with an
+    // unknown segment appended (fails at the end): the trailing-slash retry's cost shows here.
+    for (label, make) in [
+        (
+            "unknown prefix",
+            (|p: &str| format!("/zz{p}")) as fn(&str) -> String,
+        ),
+        ("unknown suffix", |p: &str| format!("{p}/zz")),
+    ] {
+        out.push(Box::new(move || {
+            let (gh_routes, gh_requests) = github();
+            let router = build(&gh_routes, Order::Definition);
+            let list: Vec<(String, String)> = gh_requests
+                .iter()
+                .map(|(m, p)| (m.clone(), make(p)))
+                .collect();
+            let requests = requests(&router, &list);
+            Case {
+                name: format!("github: 404, {label}"),
+                router,
+                requests,
+            }
+        }));
+    }
     for (order, suffix) in [
         (Order::Definition, ""),
         (Order::Specificity, " (specificity)"),
@@ -356,6 +380,7 @@ fn checksum(case: &Case) -> u64 {
                 mix(id);
                 spans.as_slice().iter().for_each(|&v| mix(v));
             }
+            Lookup::NotFound if case.name.contains("404") => mix(u32::MAX),
             Lookup::NotFound => {
                 panic!("{}: {} not found", case.name, String::from_utf8_lossy(path))
             }

@@ -241,8 +241,9 @@ impl Statics {
         Probe::Dynamic(len)
     }
 
+    /// Whether some static route has this length (a path of another length cannot be one).
     #[inline(always)]
-    fn has_len(&self, len: usize) -> bool {
+    pub(crate) fn has_len(&self, len: usize) -> bool {
         self.lens & 1 << len.min(63) != 0
     }
 

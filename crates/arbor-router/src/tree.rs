@@ -268,6 +268,41 @@ pub(crate) struct Flat {
     pub(crate) roots: Vec<u32>,
     /// The static routes, looked up before the walk (their leaves are left out of `nodes`).
     pub(crate) statics: Statics,
+    /// Per method id: whether some dynamic route can match a path ending in `/` (see
+    /// [`slash_ends`]); when not, the trailing-slash retry that adds a slash skips the walk.
+    pub(crate) slash_ends: Vec<bool>,
+}
+
+/// Per method: whether a dynamic leaf can end right after a `/`, i.e. its last piece is static
+/// text ending in `/`, or a matcher that runs to the end of the path (`runs_to_end`: a wildcard or
+/// a regex block). Parameters and segment tails stop before a `/`, so they never can.
+pub(crate) fn slash_ends(tree: &Tree, runs_to_end: &dyn Fn(u32) -> bool) -> Vec<bool> {
+    // `seen` guards against a node reached twice, which only a corrupt snapshot can hold.
+    let mut seen = vec![false; tree.nodes.len()];
+    tree.roots
+        .iter()
+        .map(|&root| {
+            let mut stack = vec![root];
+            while let Some(idx) = stack.pop() {
+                match seen.get_mut(idx as usize) {
+                    Some(flag) if !*flag => *flag = true,
+                    _ => continue,
+                }
+                let Some(node) = tree.nodes.get(idx as usize) else {
+                    continue;
+                };
+                let ends = match node.matcher {
+                    Some(m) => runs_to_end(m),
+                    None => node.label.last() == Some(&b'/'),
+                };
+                if ends && dynamic_leaf(node).is_some() {
+                    return true;
+                }
+                stack.extend(node.statics.iter().chain(&node.dynamics));
+            }
+            false
+        })
+        .collect()
 }
 
 /// The leaf the flattened tree keeps: dynamic routes only (static ones are in `Flat::statics`).

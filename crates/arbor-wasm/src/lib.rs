@@ -21,6 +21,10 @@ mod json;
 const INPUT_CAPACITY: usize = 16 * 1024;
 /// Params plus captures per route are limited to 32 by the core: 64 offsets.
 const SPANS_CAPACITY: usize = 64;
+/// Added to a found route id when the match has values (route ids fit in 30 bits): JavaScript then
+/// checks whether they may need percent-decoding; a match without values (a static route) needs no
+/// check at all.
+const HAS_VALUES: i32 = 1 << 30;
 
 /// A compiled route table plus the fixed buffers the hot path shares with JavaScript.
 #[wasm_bindgen]
@@ -98,7 +102,8 @@ impl Engine {
         address(self.output.as_ptr())
     }
 
-    /// Hot path: looks up the first `len` bytes of the input area. Returns the route id or -1.
+    /// Hot path: looks up the first `len` bytes of the input area. Returns the route id (plus
+    /// [`HAS_VALUES`] when the match has values) or -1.
     pub fn lookup(&mut self, method_id: u32, len: u32) -> i32 {
         let Some(path) = self.input.get(..len as usize) else {
             return -1;
@@ -107,7 +112,7 @@ impl Engine {
         publish(found, &self.spans, &mut self.output)
     }
 
-    /// Cold variant for paths longer than the input area; same result and spans.
+    /// Cold variant for paths longer than the input area, or not ASCII; same answer and spans.
     pub fn lookup_str(&mut self, method: &str, path: &str) -> i32 {
         let found = self.router.find(method, path, &mut self.spans);
         publish(found, &self.spans, &mut self.output)
@@ -154,7 +159,8 @@ fn publish(found: Lookup, spans: &Spans, output: &mut [u32]) -> i32 {
             for (slot, value) in output.iter_mut().zip(spans.as_slice()) {
                 *slot = *value;
             }
-            i32::try_from(id).unwrap_or(-1)
+            let flag = if spans.is_empty() { 0 } else { HAS_VALUES };
+            i32::try_from(id).map_or(-1, |id| id | flag)
         }
         Lookup::NotFound => -1,
     }

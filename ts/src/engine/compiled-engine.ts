@@ -30,7 +30,7 @@
  * (`tests/router/compiled-engine.test.ts`) holds the two to the same answers. The generator is
  * `compiled-table.ts`.
  */
-import { compileTable, ESCAPED_FLAG, type Lookup } from './compiled-table.js';
+import { compileTable, type Lookup } from './compiled-table.js';
 import { type Engine, type Inserted, NOT_FOUND, type Order, type RouteInfo } from './engine.js';
 
 export { MAX_DYNAMIC_ROUTES, MAX_STATIC_PATHS } from './compiled-table.js';
@@ -50,7 +50,6 @@ export class CompiledEngine implements Engine {
   #lookup: Lookup | null | undefined;
   spans: ArrayLike<number> = this.#spans;
   matchedPath = '';
-  plainValues = false;
 
   constructor(inner: Engine, options: { trailingSlash?: boolean; order?: Order } = {}) {
     this.#inner = inner;
@@ -88,14 +87,12 @@ export class CompiledEngine implements Engine {
       if (id >= NOT_FOUND) {
         this.spans = this.#spans;
         this.matchedPath = matched;
-        this.plainValues = id < ESCAPED_FLAG;
-        return this.plainValues ? id : id - ESCAPED_FLAG;
+        return id;
       }
     }
     const id = this.#inner.lookup(method, path);
     this.spans = this.#inner.spans;
     this.matchedPath = this.#inner.matchedPath;
-    this.plainValues = false;
     return id;
   }
 

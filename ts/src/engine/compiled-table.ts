@@ -8,7 +8,7 @@
  * common leading pieces. It returns a route id (plus {@link ESCAPED_FLAG} when a value holds `%`), -1,
  * or -2 (ask the wasm engine) / -3 (retry with a slash added) for the caller.
  */
-import type { RouteInfo } from './engine.js';
+import { ESCAPED as ESCAPED_FLAG, type RouteInfo } from './engine.js';
 import { type Piece, parsePattern } from './reference/pattern.js';
 
 /** Routes are tried in turn (within a first-character group), so the cost grows with their number,
@@ -30,8 +30,6 @@ const INLINE_COMPARE = 24;
 const ESCAPED = 1;
 /** A value the generated code must not answer for: ask the wasm engine. */
 const DEFER = 2;
-/** Added to a route id by the generated code when a value holds `%` (ids stay far below it). */
-export const ESCAPED_FLAG = 0x40000000;
 
 /**
  * Checks a parameter value `text[start, end)`: {@link DEFER} for a non-ASCII character — the wasm engine

@@ -57,23 +57,30 @@ export interface Inserted {
 /** Sentinel returned by {@link Engine.lookup} when nothing matches. */
 export const NOT_FOUND = -1;
 
+/**
+ * Added to a route id in {@link Engine.lookup}'s answer when the matched path holds a `%`: only then can a
+ * value need percent-decoding. Route ids fit below it (the core numbers at most 2^30 routes).
+ */
+export const ESCAPED = 0x4000_0000;
+
+/** The route id of a {@link Engine.lookup} answer that is not {@link NOT_FOUND}. */
+export const ROUTE_ID = ESCAPED - 1;
+
 export interface Engine {
   /** Registers a pattern for some methods. Throws a `RouteError` on a malformed pattern or a conflict. */
   insert(methods: readonly string[], pattern: string): Inserted;
   setName(id: number, name: string): void;
   /**
-   * Hot path. Returns the route id, or {@link NOT_FOUND}. After a match, {@link spans} holds
-   * `[start, end, …]` pairs (see docs/ARCHITECTURE.md) that index into {@link matchedPath}; `0xFFFFFFFF`
-   * marks an absent optional parameter or a capture group that did not participate.
+   * Hot path. Returns {@link NOT_FOUND}, or the route id plus {@link ESCAPED} when the matched path holds
+   * a `%`. After a match, {@link spans} holds `[start, end, …]` pairs (see docs/ARCHITECTURE.md) that
+   * index into {@link matchedPath}; `0xFFFFFFFF` marks an absent optional parameter or a capture group
+   * that did not participate.
    */
   lookup(method: string, path: string): number;
   /** Spans of the last successful lookup; read them before the next call. */
   readonly spans: ArrayLike<number>;
   /** The string the spans index into: the path, with non-ASCII characters percent-encoded. */
   readonly matchedPath: string;
-  /** `true` when the engine knows that no value of the last match holds a `%` (nothing to decode), so
-   * the router can skip looking; engines that do not know leave it out. */
-  readonly plainValues?: boolean;
   allowedMethods(path: string): string[];
   routes(): RouteInfo[];
   /** One route's metadata (cheap: registration asks for it after every insert). */

@@ -8,10 +8,17 @@
  * percent-encoded first (SPEC §3.1), and `matchedPath` is that encoded string.
  */
 import { createRequire } from 'node:module';
-import { setFlagsFromString } from 'node:v8';
 import { RouteError, type RouteErrorCode } from '../errors.js';
-import { type Engine, type EngineOptions, type Inserted, NOT_FOUND, type RouteInfo } from './engine.js';
+import {
+  type Engine,
+  type EngineOptions,
+  ESCAPED,
+  type Inserted,
+  NOT_FOUND,
+  type RouteInfo,
+} from './engine.js';
 import { encodeNonAscii } from './percent-encoding.js';
+import { applyTieringFlags } from './v8-tiering.js';
 
 /** The slice of the generated bindings we use (typed here so type checking never needs a build). */
 interface WasmEngine {
@@ -43,24 +50,15 @@ declare global {
   }
 }
 
-// V8 compiles WebAssembly with its baseline compiler (Liftoff) and is meant to re-compile hot functions
-// with its optimising one. Measured on Node 24: with V8's defaults the lookup export stayed on the
-// baseline code (~280 ns per dynamic lookup instead of ~120 ns) for millions of calls, and with a budget
-// of 200,000 it still took ~2.2 million lookups (~0.6 s of pure lookups) to tier up. A budget of 20,000
-// tiers up within the first ~100,000 lookups; 2,000 also tiers up the registration code and makes a
-// 10,000-route registration 1.6× slower. The flags are process-wide (see README, Decisions);
-// `ARBOR_V8_TIERING=off` leaves V8's defaults alone.
-if (process.env.ARBOR_V8_TIERING !== 'off') {
-  // Node 20's V8 does not know the first flag (and says so on stderr).
-  if (Number(process.versions.node.split('.')[0]) >= 22) {
-    setFlagsFromString('--no-efficiency-mode-for-tiering-heuristics');
-  }
-  setFlagsFromString('--wasm-tiering-budget=20000');
-}
+// V8 compiles WebAssembly with its baseline compiler (Liftoff) first and re-compiles hot functions with its
+// optimising one only after a budget of work; with V8's defaults a router stays on baseline code (about
+// twice as slow) for millions of lookups. `v8-tiering.ts` sets the few flags that make it tier up within
+// the first ~100,000 lookups, only those the running V8 knows (docs/ARCHITECTURE.md, "V8 flags").
+applyTieringFlags();
 const bindings = createRequire(import.meta.url)('./wasm-pkg/arbor_wasm.js') as WasmBindings;
 const memory = bindings.wasm_memory();
 
-/** Up to this length a `charCodeAt` loop beats the native write (measured: ../shared/notes/hotpath.md). */
+/** Up to this length a `charCodeAt` loop beats the native write (docs/PERFORMANCE.md, "The crossing"). */
 const SHORT_PATH = 24;
 const SPANS_CAPACITY = 64;
 
@@ -136,17 +134,18 @@ class WasmRouteEngine implements Engine {
       return this.#lookupEncoded(method, path);
     }
     this.matchedPath = path;
-    const id = this.#wasm.lookup(methodId, length);
+    const answer = this.#wasm.lookup(methodId, length);
     if (this.#spans.length === 0) this.#refreshViews();
-    return id;
+    // The engine flags a match with values (ESCAPED's bit): they need decoding only if the path has `%`.
+    return answer >= ESCAPED && !path.includes('%') ? answer - ESCAPED : answer;
   }
 
   #lookupEncoded(method: string, path: string): number {
     const encoded = encodeNonAscii(path);
     this.matchedPath = encoded;
-    const id = this.#wasm.lookup_str(method, encoded);
+    const answer = this.#wasm.lookup_str(method, encoded);
     this.#refreshViews();
-    return id;
+    return answer >= ESCAPED && !encoded.includes('%') ? answer - ESCAPED : answer;
   }
 
   allowedMethods(path: string): string[] {

@@ -12,6 +12,7 @@ import { RouteError } from '../../errors.js';
 import {
   type Engine,
   type EngineOptions,
+  ESCAPED,
   type Inserted,
   NOT_FOUND,
   type Order,
@@ -136,7 +137,7 @@ class ReferenceEngine implements Engine {
     this.matchedPath = encoded;
     if (found === null) return NOT_FOUND;
     this.spans = found.spans;
-    return found.id;
+    return encoded.includes('%') ? found.id + ESCAPED : found.id;
   }
 
   allowedMethods(path: string): string[] {

@@ -1,0 +1,95 @@
+/**
+ * Where an Arbor lookup spends its time, layer by layer, on the GitHub API table (516 routes, every
+ * request URL once per pass), in one process, beside memoirist (the fastest JavaScript router on real
+ * tables) as the yardstick. Layers:
+ *
+ *   engine      the wasm engine's `lookup` (copy the path in, call, walk): selection only
+ *   find        `Router.find` (the engine plus the match and params objects)
+ *   find+read   `Router.find`, then every parameter value read by name, as a handler does
+ *   memoirist   memoirist's `find`, every parameter value read
+ *
+ * Each layer runs in turn in ~20 ms slices, many rounds, and the median per layer is reported: a shared
+ * machine's speed changes then hit every layer alike. Ratios within one run are the figures to read.
+ *
+ *   node --import tsx benches/engine/breakdown.ts [--seconds 6] [--table github|10k]
+ */
+import { parseArgs } from 'node:util';
+import { Memoirist } from 'memoirist';
+import { createWasmEngine } from '../../ts/src/engine/wasm-engine.js';
+import { Router } from '../../ts/src/router.js';
+import { generatedSet, githubSet, patternText, type RouteTable } from '../router/routes.js';
+
+const { values } = parseArgs({
+  options: { seconds: { type: 'string', default: '6' }, table: { type: 'string', default: 'github' } },
+});
+const table: RouteTable = values.table === '10k' ? generatedSet() : githubSet();
+
+const router = new Router<number>({ onShadowed: () => {} });
+const engine = createWasmEngine();
+const memoirist = new Memoirist<number>();
+for (const route of table.routes) {
+  const pattern = patternText(route.pieces);
+  router.add(route.method, pattern, route.id);
+  engine.insert([route.method], pattern);
+  memoirist.add(route.method, pattern, route.id);
+}
+// The parameter names a handler reads, as Arbor names them (the tables use plain `:name` parameters).
+const requests = table.requests.map((r) => ({
+  method: r.method,
+  path: r.path,
+  names: Object.keys(router.find(r.method, r.path)?.params ?? {}),
+}));
+
+let sink = 0;
+const layers: Record<string, () => void> = {
+  engine() {
+    for (const r of requests) sink += engine.lookup(r.method, r.path);
+  },
+  find() {
+    for (const r of requests) sink += router.find(r.method, r.path)?.id ?? -1;
+  },
+  'find+read'() {
+    for (const r of requests) {
+      const m = router.find(r.method, r.path);
+      if (m === null) continue;
+      for (const n of r.names) sink += (m.params[n] as string).length;
+    }
+  },
+  memoirist() {
+    for (const r of requests) {
+      const m = memoirist.find(r.method, r.path);
+      if (m === null) continue;
+      for (const n of r.names) sink += m.params[n]?.length ?? 0; // it splits `:base...:head` its own way
+    }
+  },
+};
+
+function slice(run: () => void, ms: number): number {
+  let passes = 0;
+  const start = performance.now();
+  let now = start;
+  while (now - start < ms) {
+    run();
+    passes++;
+    now = performance.now();
+  }
+  return ((now - start) * 1e6) / (passes * requests.length);
+}
+
+const names = Object.keys(layers);
+// Warm-up: long enough for V8 to optimise the JavaScript and tier the wasm up.
+for (const name of names) slice(layers[name] as () => void, 300);
+const samples: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+const end = performance.now() + Number(values.seconds) * 1000;
+while (performance.now() < end) {
+  for (const name of names) samples[name]?.push(slice(layers[name] as () => void, 20));
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+const result = Object.fromEntries(names.map((n) => [n, median(samples[n] ?? [])]));
+console.log(
+  `${values.table} table, ${process.version}, ns per lookup (median of ${samples.engine?.length} slices)`,
+);
+for (const n of names) console.log(`  ${n.padEnd(10)} ${(result[n] as number).toFixed(1)}`);
+const ours = result['find+read'] as number;
+console.log(`  memoirist ÷ Arbor (params read): ${((result.memoirist as number) / ours).toFixed(2)}×`);
+if (sink === 0.5) console.log(sink);

@@ -1,0 +1,133 @@
+/**
+ * Builds the {@link RouteMatch} of a lookup from the engine's spans.
+ *
+ * One function is generated per route shape (its parameter names), the way rou3's compiled mode does it:
+ * the match and its `params` are object literals with fixed keys, so V8 gives every match one hidden class
+ * and every shape's params another, and allocates both in one go. The generated code only slices; values
+ * that may need percent-decoding (the engine says when the path holds a `%`), absent optional parameters
+ * and regex-block captures take the generic {@link readMatch}.
+ */
+
+/** A successful lookup. `params` holds percent-decoded values; `captures` the regex block's groups. */
+export interface RouteMatch<T> {
+  readonly value: T;
+  /** The id of the matched route (index into `Router#routes()`). */
+  readonly id: number;
+  readonly params: Readonly<Record<string, string>>;
+  readonly captures: readonly (string | undefined)[];
+  /** True when a parameter value carries a malformed percent-escape (`%zz`): the framework answers 400.
+   * Such values are left undecoded. `find()` itself never throws on any path. */
+  readonly malformed: boolean;
+}
+
+/** What the router keeps per route id: everything a lookup needs, in one object. */
+export interface RouteEntry<T> {
+  readonly value: T;
+  readonly id: number;
+  /** Parameter names in span order. */
+  readonly names: readonly string[];
+  /** Number of regex-block capture groups (their spans follow the parameters'). */
+  readonly captures: number;
+  /** The frozen, shared match of a route without parameters or captures (static routes). */
+  readonly fixed: RouteMatch<T> | null;
+  /** Builds the match when no value needs decoding (`spans` index into `path`). */
+  readonly make: MatchMaker<T>;
+}
+
+export type MatchMaker<T> = (entry: RouteEntry<T>, spans: ArrayLike<number>, path: string) => RouteMatch<T>;
+
+/** Start offset of an absent optional parameter or a capture group that did not participate. */
+export const ABSENT = 0xffffffff;
+
+const NO_CAPTURES: readonly (string | undefined)[] = Object.freeze([]);
+
+/** The match of a route without parameters: it is the same on every lookup. */
+export function fixedMatch<T>(value: T, id: number): RouteMatch<T> {
+  return Object.freeze({ value, id, params: Object.freeze({}), captures: NO_CAPTURES, malformed: false });
+}
+
+const returnFixed = <T>(entry: RouteEntry<T>): RouteMatch<T> => entry.fixed as RouteMatch<T>;
+
+/**
+ * The maker for a route: the fixed match, a generated builder when every parameter is always present
+ * and there are no captures, else {@link readMatch}. `cache` shares builders between routes of one shape.
+ */
+export function matchMaker<T>(
+  names: readonly string[],
+  captures: number,
+  hasOptional: boolean,
+  cache: Map<string, MatchMaker<unknown>>,
+): MatchMaker<T> {
+  if (names.length === 0 && captures === 0) return returnFixed;
+  if (hasOptional || captures > 0) return readMatch;
+  const key = names.join('\u0000');
+  let make = cache.get(key);
+  if (make === undefined) {
+    // `__proto__` as a literal key would set the prototype: a computed key defines an own property.
+    const fields = names.map((name, i) => {
+      const key = name === '__proto__' ? `[${JSON.stringify(name)}]` : JSON.stringify(name);
+      return `${key}: p.slice(s[${2 * i}], s[${2 * i + 1}])`;
+    });
+    make = new Function(
+      'NO_CAPTURES',
+      `return (e, s, p) => ({ value: e.value, id: e.id, params: { ${fields.join(', ')} }, captures: NO_CAPTURES, malformed: false });`,
+    )(NO_CAPTURES) as MatchMaker<unknown>;
+    cache.set(key, make);
+  }
+  return make as MatchMaker<T>;
+}
+
+/** The generic maker: skips absent values, percent-decodes, reports malformed escapes. */
+export function readMatch<T>(entry: RouteEntry<T>, spans: ArrayLike<number>, path: string): RouteMatch<T> {
+  const params: Record<string, string> = {};
+  let malformed = false;
+  const names = entry.names;
+  for (let i = 0; i < names.length; i++) {
+    const value = readSpan(spans, i, path);
+    const name = names[i];
+    if (value === undefined || name === undefined) continue;
+    const decoded = decode(value);
+    if (decoded === null) malformed = true;
+    setParam(params, name, decoded ?? value);
+  }
+  const captures: (string | undefined)[] = [];
+  for (let i = 0; i < entry.captures; i++) {
+    const raw = readSpan(spans, names.length + i, path);
+    const decoded = raw === undefined ? undefined : decode(raw);
+    if (decoded === null) malformed = true;
+    captures.push(decoded ?? raw);
+  }
+  return {
+    value: entry.value,
+    id: entry.id,
+    params,
+    captures: captures.length > 0 ? captures : NO_CAPTURES,
+    malformed,
+  };
+}
+
+/** `params[name] = value`, except that `__proto__` becomes an own property instead of the prototype. */
+function setParam(params: Record<string, string>, name: string, value: string): void {
+  if (name === '__proto__') {
+    Object.defineProperty(params, name, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    params[name] = value;
+  }
+}
+
+/** The raw text of span `index`, or `undefined` for an absent optional parameter or capture group. */
+export function readSpan(spans: ArrayLike<number>, index: number, path: string): string | undefined {
+  const start = spans[2 * index] ?? ABSENT;
+  if (start === ABSENT) return undefined;
+  return path.slice(start, spans[2 * index + 1] ?? start);
+}
+
+/** Percent-decodes a value (`%2F` → `/`); `null` for a malformed escape such as `%zz` or bad UTF-8. */
+export function decode(value: string): string | null {
+  if (!value.includes('%')) return value;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
+}
