@@ -91,6 +91,11 @@ export const jitRouter: Adapter = {
     ...(table.routes.some((r) => r.pieces.some((p) => p.kind === 'wildcard'))
       ? ['trailing `*` registered as `{*::\\n}` (up to the end of the string)']
       : []),
+    ...(table.name === 'github'
+      ? [
+          'not found: 2 DELETE routes whose static step (`/pulls/`) was registered after a longer one with the same prefix (`/pulls/comments/`): sonic-forest 1.2.1, its tree, returns the longer key for `RadixTree.get` of the shorter',
+        ]
+      : []),
     ...(table.hasConstraints
       ? ['constraints as `{name:regex}`, `{n}` counts written out (`\\d{4}` → `\\d\\d\\d\\d`)']
       : []),
