@@ -64,7 +64,7 @@ export async function arborAdapters(engine: ArborEngine = 'wasm', isolate = fals
       name: variant.name + suffix,
       pkg: 'arbor-router',
       rule: variant.rule,
-      selection: '`router.lookup(method, path)` (the route id; no parameter is sliced)',
+      selection: '`router.find(method, path)` then `.value` (no parameter read; the match is built as always)',
       params: '`router.find(method, path)` then `params[name]`',
       wildcardKey: '*',
       build(table: RouteTable): Built {
@@ -72,10 +72,10 @@ export async function arborAdapters(engine: ArborEngine = 'wasm', isolate = fals
         for (const route of table.routes) router.add(route.method, render(route.pieces), route.id);
         // Route ids are dense in definition order, one per `add`: the same numbers as the table's ids.
         const first = table.requests[0];
-        if (first) router.lookup(first.method, first.path);
+        if (first) router.find(first.method, first.path);
         return {
           select(method, path) {
-            return router.lookup(method, path);
+            return router.find(method, path)?.value ?? -1;
           },
           withParams(method, path, names) {
             const found = router.find(method, path);
