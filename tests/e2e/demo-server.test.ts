@@ -21,7 +21,9 @@ interface Demo {
 async function startDemo(): Promise<Demo> {
   assertPresent(missing);
   let output = '';
-  const child = spawn(`${root}node_modules/.bin/tsx`, ['ts/examples/server.ts'], {
+  // node itself with tsx's loader, not the tsx binary: that one runs the server in a child of its own,
+  // which outlived a SIGKILL of the binary (an orphaned demo per test run).
+  const child = spawn(process.execPath, ['--import', 'tsx', 'ts/examples/server.ts'], {
     cwd: root,
     env: { ...process.env, PORT: '0', ARBOR_NO_LISTEN: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
