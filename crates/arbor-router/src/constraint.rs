@@ -30,6 +30,61 @@ pub(crate) fn shortcut(name: &str) -> Option<(&'static str, &'static str)> {
     SHORTCUTS.iter().copied().find(|(n, _)| *n == name)
 }
 
+/// A constraint written as a bare word that is no shortcut (`integer`) is almost surely a misspelt
+/// shortcut: as a regex it would match only that word. Returns the message listing the shortcuts and
+/// suggesting the nearest; `None` for anything else (a shortcut, or a regex such as `(?:integer)`).
+pub(crate) fn unknown_shortcut(written: &str) -> Option<String> {
+    let bare = !written.is_empty()
+        && written
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        && written.bytes().any(|b| b.is_ascii_alphabetic());
+    if !bare || shortcut(written).is_some() {
+        return None;
+    }
+    let names: Vec<&str> = SHORTCUTS.iter().map(|(n, _)| *n).collect();
+    let nearest = names
+        .iter()
+        .map(|n| (nearness(written, n), *n))
+        .min_by_key(|(d, _)| *d)
+        .filter(|(d, n)| *d <= n.len().max(written.len()) / 2)
+        .map(|(_, n)| format!("did you mean {n}? "))
+        .unwrap_or_default();
+    Some(format!(
+        "unknown constraint shortcut '{written}': {nearest}the shortcuts are {}; write a regex such as (?:{written}) to match the word itself",
+        names.join(", ")
+    ))
+}
+
+/// Edit distance, with a prefix counting as near (`integer` → `int`).
+fn nearness(a: &str, b: &str) -> usize {
+    if a.starts_with(b) || b.starts_with(a) {
+        return 0;
+    }
+    let a = a.to_ascii_lowercase().into_bytes();
+    let b = b.as_bytes();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diagonal = i;
+        let mut first = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row.get(j + 1).copied().unwrap_or(usize::MAX);
+            let value = (diagonal + usize::from(ca != cb))
+                .min(first + 1)
+                .min(above + 1);
+            diagonal = above;
+            if let Some(slot) = row.get_mut(j + 1) {
+                *slot = value;
+            }
+            first = value;
+        }
+        if let Some(slot) = row.get_mut(0) {
+            *slot = i + 1;
+        }
+    }
+    row.last().copied().unwrap_or(usize::MAX)
+}
+
 /// Builds a byte regex with the crate-wide limits. Paths are ASCII when matched (non-ASCII is
 /// percent-encoded), so Unicode classes such as `\d` and `\w` behave as their ASCII subsets.
 pub(crate) fn build_regex(source: &str) -> Result<Regex, String> {

@@ -43,7 +43,8 @@ pub enum InsertError {
         reason: String,
     },
     /// A constraint or regex block that does not compile or exceeds the size limit:
-    /// `/a/:id<[0-9>`, `/a/{^(x$}`.
+    /// `/a/:id<[0-9>`, `/a/{^(x$}`; or a bare word that is no shortcut (`/a/:id<integer>`: the
+    /// message lists the shortcuts and suggests the nearest).
     InvalidConstraint {
         /// The pattern as written.
         pattern: String,
@@ -136,7 +137,7 @@ impl InsertError {
     /// ```
     /// use arbor_router::{Router, RouterOptions};
     /// let mut router = Router::new(RouterOptions::default());
-    /// let error = router.insert(&["GET"], "/a/:id<[0-9>").unwrap_err();
+    /// let error = router.insert(&["GET"], "/a/{id").unwrap_err();
     /// assert!(error.to_json().starts_with(r#"{"code":"INVALID_PATTERN","message":"#));
     /// ```
     pub fn to_json(&self) -> String {

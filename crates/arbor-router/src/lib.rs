@@ -37,10 +37,32 @@ mod tree;
 
 pub use encode::decode_param;
 pub use error::{InsertError, MalformedEscape, SnapshotError};
-pub use metadata::{ParamInfo, ParamKind, RouteInfo};
+pub use metadata::{ConstraintKind, ParamInfo, ParamKind, PatternPiece, RouteInfo};
 pub use router::Router;
 
 use regex::bytes::CaptureLocations;
+
+/// Parses and validates a pattern without registering it: the pieces a route with this pattern would
+/// report, or the error its registration would raise. For tools that hold a pattern written elsewhere
+/// (an `@api` tag) and must read it exactly as a route would.
+///
+/// ```
+/// use arbor_router::{pattern_pieces, PatternPiece};
+/// let pieces = pattern_pieces("/files/*").unwrap();
+/// assert_eq!(pieces, [PatternPiece::Text("/files/".to_owned()), PatternPiece::Wildcard]);
+/// assert!(pattern_pieces("/a/{id").is_err());
+/// ```
+pub fn pattern_pieces(pattern: &str) -> Result<Vec<PatternPiece>, InsertError> {
+    let pieces = pattern::parse(pattern)?;
+    Ok(route::draft(pattern, &pieces)?.pieces)
+}
+
+/// [`pattern_pieces`]'s answer as JSON (the form of `RouteInfo`'s `pieces`).
+pub fn pieces_to_json(pieces: &[PatternPiece]) -> String {
+    let mut out = String::new();
+    metadata::push_pieces_json(&mut out, pieces);
+    out
+}
 
 /// Dense route id, `0..`, in definition order.
 pub type RouteId = u32;

@@ -56,6 +56,65 @@ pub struct ParamInfo {
     pub optional: bool,
 }
 
+/// How a parameter's value is constrained (SPEC §2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConstraintKind {
+    /// `:name`: any non-empty value without `/`.
+    None,
+    /// `:name<int>`: one of the shortcuts; `regex` holds its expansion.
+    Shortcut,
+    /// `:name<[a-z]+>`: a regular expression written in the pattern.
+    Regex,
+}
+
+impl ConstraintKind {
+    /// The JSON spelling: `"none"`, `"shortcut"`, `"regex"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ConstraintKind::None => "none",
+            ConstraintKind::Shortcut => "shortcut",
+            ConstraintKind::Regex => "regex",
+        }
+    }
+}
+
+/// One piece of a route's pattern, in textual order, as the core's parser read it. Everything that
+/// needs a pattern's structure (URL generation, OpenAPI paths, generated lookup code, the CLI) reads
+/// these instead of parsing the pattern again, so a pattern means one thing everywhere.
+///
+/// ```
+/// use arbor_router::{PatternPiece, Router, RouterOptions};
+/// let mut router = Router::new(RouterOptions::default());
+/// router.insert(&["GET"], "/v1/:name::publish").unwrap();
+/// let pieces = &router.routes()[0].pieces;
+/// assert_eq!(pieces[0], PatternPiece::Text("/v1/".to_owned()));
+/// assert!(matches!(&pieces[1], PatternPiece::Param { name, .. } if name == "name"));
+/// assert_eq!(pieces[2], PatternPiece::Text(":publish".to_owned())); // `::` is a literal colon
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PatternPiece {
+    /// Literal text as it matches, before percent-encoding (`::` already read as `:`).
+    Text(String),
+    /// A parameter (`:name`, `{name}`, `:name<c>`, `:name?`).
+    Param {
+        name: String,
+        constraint: ConstraintKind,
+        /// The shortcut used (`"int"`), if any.
+        shortcut: Option<String>,
+        /// The constraint's regex source (a shortcut's expansion included), if any.
+        regex: Option<String>,
+        optional: bool,
+    },
+    /// The trailing `*`; its value is the parameter `"*"`.
+    Wildcard,
+    /// A `{^regex$}` block: `source` as written between the braces, and one entry per capture group
+    /// in textual order (`None` for an unnamed group).
+    Regex {
+        source: String,
+        captures: Vec<Option<String>>,
+    },
+}
+
 /// One registered route, as the core understands it.
 ///
 /// ```
@@ -88,6 +147,8 @@ pub struct RouteInfo {
     pub shadowed_by: Option<RouteId>,
     /// Whether the pattern is only static text.
     pub is_static: bool,
+    /// The pattern's pieces in textual order (see [`PatternPiece`]).
+    pub pieces: Vec<PatternPiece>,
 }
 
 impl RouteInfo {
@@ -173,8 +234,60 @@ pub(crate) fn routes_to_json(routes: &[RouteInfo]) -> String {
             }
             None => out.push_str("null"),
         }
-        let _ = write!(out, ",\"isStatic\":{}}}", r.is_static);
+        let _ = write!(out, ",\"isStatic\":{},\"pieces\":", r.is_static);
+        push_pieces_json(&mut out, &r.pieces);
+        out.push('}');
     }
     out.push(']');
     out
+}
+
+/// `pieces` as a JSON array: `{"kind":"text","text":…}`, `{"kind":"param","name":…,"constraint":…,
+/// "shortcut":…,"regex":…,"optional":…}`, `{"kind":"wildcard"}`, `{"kind":"regex","source":…,
+/// "captures":[…]}` (as `PatternPiece` in `ts/src/engine/engine.ts` spells them).
+pub(crate) fn push_pieces_json(out: &mut String, pieces: &[PatternPiece]) {
+    out.push('[');
+    for (k, piece) in pieces.iter().enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        match piece {
+            PatternPiece::Text(text) => {
+                out.push_str("{\"kind\":\"text\",\"text\":");
+                push_json_str(out, text);
+            }
+            PatternPiece::Param {
+                name,
+                constraint,
+                shortcut,
+                regex,
+                optional,
+            } => {
+                out.push_str("{\"kind\":\"param\",\"name\":");
+                push_json_str(out, name);
+                out.push_str(",\"constraint\":");
+                push_json_str(out, constraint.as_str());
+                out.push_str(",\"shortcut\":");
+                push_opt_str(out, shortcut.as_deref());
+                out.push_str(",\"regex\":");
+                push_opt_str(out, regex.as_deref());
+                let _ = write!(out, ",\"optional\":{optional}");
+            }
+            PatternPiece::Wildcard => out.push_str("{\"kind\":\"wildcard\""),
+            PatternPiece::Regex { source, captures } => {
+                out.push_str("{\"kind\":\"regex\",\"source\":");
+                push_json_str(out, source);
+                out.push_str(",\"captures\":[");
+                for (g, name) in captures.iter().enumerate() {
+                    if g > 0 {
+                        out.push(',');
+                    }
+                    push_opt_str(out, name.as_deref());
+                }
+                out.push(']');
+            }
+        }
+        out.push('}');
+    }
+    out.push(']');
 }

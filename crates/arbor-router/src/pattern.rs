@@ -59,8 +59,9 @@ fn is_name_byte(b: u8) -> bool {
 
 /// Finds the byte index of `close` (`>` or `}`) that ends a constraint or regex block starting at
 /// `start`, skipping escapes and anything nested in `()`, `{}` or a character class, so that
-/// `(?P<x>..)`, `\d{2}` and `[>]` do not end it early.
-fn scan_regex(bytes: &[u8], start: usize, close: u8) -> Option<usize> {
+/// `(?P<x>..)`, `\d{2}` and `[>]` do not end it early. `Err(open)`: no end, and whether a class or
+/// group was still open at the end of the pattern (then the regex itself is likely the mistake).
+fn scan_regex(bytes: &[u8], start: usize, close: u8) -> Result<usize, bool> {
     let mut depth = 0usize;
     let mut class = 0usize;
     let mut i = start;
@@ -93,12 +94,34 @@ fn scan_regex(bytes: &[u8], start: usize, close: u8) -> Option<usize> {
             }
             b'(' | b'{' => depth += 1,
             b')' | b'}' if depth > 0 => depth -= 1,
-            _ if b == close && depth == 0 => return Some(i),
+            _ if b == close && depth == 0 => return Ok(i),
             _ => {}
         }
         i += 1;
     }
-    None
+    Err(depth > 0 || class > 0)
+}
+
+/// When a constraint or block has no balanced end but `pattern[start..end]` (ending at `close`) is a
+/// regex that does not compile, the regex crate's message at `position`: `<[>` is an unclosed
+/// class, `{^(a$}` an unclosed group, not an unclosed `<` or block.
+fn unbalanced(
+    pattern: &str,
+    start: usize,
+    end: usize,
+    position: usize,
+    close: u8,
+) -> Option<InsertError> {
+    if pattern.as_bytes().get(end) != Some(&close) {
+        return None;
+    }
+    let source = pattern.get(start..end)?;
+    let message = constraint::build_regex(&format!("^(?:{source})$")).err()?;
+    Some(InsertError::InvalidConstraint {
+        pattern: pattern.to_owned(),
+        position,
+        message,
+    })
 }
 
 /// Parses a pattern into pieces. Adjacent static text is merged into one `Lit`.
@@ -138,8 +161,13 @@ pub(crate) fn parse(pattern: &str) -> Result<Vec<Piece>, InsertError> {
                 i = next;
             }
             b'{' if bytes.get(i + 1) == Some(&b'^') => {
-                let end = scan_regex(bytes, i + 1, b'}')
-                    .ok_or_else(|| invalid(pattern, i, "unclosed regex block '{^'"))?;
+                let Ok(end) = scan_regex(bytes, i + 1, b'}') else {
+                    // A block must end the pattern, so a final `}` is its likely end: when the text
+                    // before it is a broken regex (`{^(a$}`), that is the mistake to report.
+                    let last = bytes.len().saturating_sub(1);
+                    return Err(unbalanced(pattern, i + 1, last, i, b'}')
+                        .unwrap_or_else(|| invalid(pattern, i, "unclosed regex block '{^'")));
+                };
                 let source = pattern.get(i + 1..end).unwrap_or_default().to_owned();
                 flush(&mut pieces, &mut lit);
                 pieces.push(Piece::Regex {
@@ -229,14 +257,37 @@ fn parse_param(
     loop {
         match bytes.get(i) {
             Some(b'<') if constraint.is_none() => {
-                let end = scan_regex(bytes, i + 1, b'>')
-                    .ok_or_else(|| invalid(pattern, i, "unclosed '<' of a constraint"))?;
+                let end = match scan_regex(bytes, i + 1, b'>') {
+                    Ok(end) => end,
+                    Err(open) => {
+                        // `<[>`: the scan read `>` as a member of a class left open. With the first
+                        // `>` as the end, the regex crate names the real mistake.
+                        let first = bytes
+                            .iter()
+                            .skip(i + 1)
+                            .position(|&b| b == b'>')
+                            .map(|k| k + i + 1)
+                            .filter(|_| open);
+                        return Err(first
+                            .and_then(|gt| unbalanced(pattern, i + 1, gt, i + 1, b'>'))
+                            .unwrap_or_else(|| {
+                                invalid(pattern, i, "unclosed '<' of a constraint")
+                            }));
+                    }
+                };
                 let written = pattern.get(i + 1..end).unwrap_or_default();
                 if written.is_empty() {
                     return Err(InsertError::InvalidConstraint {
                         pattern: pattern.to_owned(),
                         position: i + 1,
                         message: "empty constraint".to_owned(),
+                    });
+                }
+                if let Some(message) = constraint::unknown_shortcut(written) {
+                    return Err(InsertError::InvalidConstraint {
+                        pattern: pattern.to_owned(),
+                        position: i + 1,
+                        message,
                     });
                 }
                 let (shortcut, source) = constraint::normalise(written);

@@ -6,7 +6,7 @@ use regex::bytes::Regex;
 use crate::constraint::{build_regex, Check};
 use crate::encode::push_encoded;
 use crate::error::InsertError;
-use crate::metadata::{ParamInfo, ParamKind};
+use crate::metadata::{ConstraintKind, ParamInfo, ParamKind, PatternPiece};
 use crate::pattern::{ParamSpec, Piece};
 use crate::MAX_VALUES;
 
@@ -140,6 +140,7 @@ pub(crate) struct Draft {
     pub(crate) captures: u32,
     pub(crate) is_static: bool,
     pub(crate) variants: Vec<Variant>,
+    pub(crate) pieces: Vec<PatternPiece>,
 }
 
 impl Draft {
@@ -169,6 +170,25 @@ fn param_info(p: &ParamSpec) -> ParamInfo {
         } else {
             ParamKind::Param
         },
+        shortcut: p
+            .constraint
+            .as_ref()
+            .and_then(|c| c.shortcut)
+            .map(str::to_owned),
+        regex: p.constraint.as_ref().map(|c| c.source.clone()),
+        optional: p.optional,
+    }
+}
+
+fn param_piece(p: &ParamSpec) -> PatternPiece {
+    let constraint = match &p.constraint {
+        None => ConstraintKind::None,
+        Some(c) if c.shortcut.is_some() => ConstraintKind::Shortcut,
+        Some(_) => ConstraintKind::Regex,
+    };
+    PatternPiece::Param {
+        name: p.name.clone(),
+        constraint,
         shortcut: p
             .constraint
             .as_ref()
@@ -218,6 +238,19 @@ pub(crate) fn draft(pattern: &str, pieces: &[Piece]) -> Result<Draft, InsertErro
     let mut block_layout: Vec<u8> = Vec::new();
     let mut capture_layout: Vec<u8> = Vec::new();
     let mut slots = 0usize;
+    // The public pieces; a regex block's entry is completed below once its capture names are known.
+    let mut public: Vec<PatternPiece> = pieces
+        .iter()
+        .map(|piece| match piece {
+            Piece::Lit(text) => PatternPiece::Text(text.clone()),
+            Piece::Param(p) => param_piece(p),
+            Piece::Wildcard { .. } => PatternPiece::Wildcard,
+            Piece::Regex { source, .. } => PatternPiece::Regex {
+                source: source.clone(),
+                captures: Vec::new(),
+            },
+        })
+        .collect();
     let mut i = 0;
     while let Some(piece) = pieces.get(i) {
         match piece {
@@ -338,6 +371,16 @@ pub(crate) fn draft(pattern: &str, pieces: &[Piece]) -> Result<Draft, InsertErro
                     }
                 }
                 captures = u32::try_from(count).unwrap_or(u32::MAX);
+                if let Some(PatternPiece::Regex {
+                    captures: names, ..
+                }) = public.get_mut(i)
+                {
+                    *names = regex
+                        .capture_names()
+                        .skip(1)
+                        .map(|n| n.map(str::to_owned))
+                        .collect();
+                }
                 template.push('{');
                 template.push_str(source);
                 template.push('}');
@@ -411,6 +454,7 @@ pub(crate) fn draft(pattern: &str, pieces: &[Piece]) -> Result<Draft, InsertErro
         captures,
         is_static,
         variants,
+        pieces: public,
     })
 }
 

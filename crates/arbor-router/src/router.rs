@@ -220,6 +220,7 @@ impl Router {
             name: None,
             shadowed_by,
             is_static: draft.is_static,
+            pieces: draft.pieces,
         });
         self.flat = OnceLock::new();
         Ok(Inserted { id, shadowed_by })

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::error::SnapshotError;
-use crate::metadata::{ParamInfo, ParamKind, RouteInfo};
+use crate::metadata::{ConstraintKind, ParamInfo, ParamKind, PatternPiece, RouteInfo};
 use crate::pattern::MAX_PATTERN_LEN;
 use crate::route::{MatcherSpec, ABSENT};
 use crate::router::{next_uid, Router};
@@ -17,8 +17,8 @@ use crate::tree::{BNode, Leaf, Tree, NONE};
 use crate::{Order, RouterOptions, MAX_VALUES};
 
 const MAGIC: &[u8; 8] = b"ARBORRT\0";
-/// Format version written and read by this build.
-pub(crate) const VERSION: u16 = 1;
+/// Format version written and read by this build (2: routes carry their pattern pieces).
+pub(crate) const VERSION: u16 = 2;
 const HEADER: usize = 8 + 2 + 2 + 4 + 8;
 
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -215,7 +215,73 @@ fn write_payload(router: &Router, w: &mut Writer) {
         w.opt_str(r.name.as_deref());
         w.u32(r.shadowed_by.unwrap_or(NONE));
         w.u8(u8::from(r.is_static));
+        w.len(r.pieces.len());
+        for piece in &r.pieces {
+            write_piece(w, piece);
+        }
     }
+}
+
+fn write_piece(w: &mut Writer, piece: &PatternPiece) {
+    match piece {
+        PatternPiece::Text(text) => {
+            w.u8(0);
+            w.str(text);
+        }
+        PatternPiece::Param {
+            name,
+            constraint,
+            shortcut,
+            regex,
+            optional,
+        } => {
+            w.u8(1);
+            w.str(name);
+            w.u8(match constraint {
+                ConstraintKind::None => 0,
+                ConstraintKind::Shortcut => 1,
+                ConstraintKind::Regex => 2,
+            });
+            w.opt_str(shortcut.as_deref());
+            w.opt_str(regex.as_deref());
+            w.u8(u8::from(*optional));
+        }
+        PatternPiece::Wildcard => w.u8(2),
+        PatternPiece::Regex { source, captures } => {
+            w.u8(3);
+            w.str(source);
+            w.len(captures.len());
+            for name in captures {
+                w.opt_str(name.as_deref());
+            }
+        }
+    }
+}
+
+fn read_piece(r: &mut Reader<'_>) -> Result<PatternPiece, SnapshotError> {
+    Ok(match r.u8()? {
+        0 => PatternPiece::Text(r.str()?),
+        1 => PatternPiece::Param {
+            name: r.str()?,
+            constraint: match r.u8()? {
+                0 => ConstraintKind::None,
+                1 => ConstraintKind::Shortcut,
+                2 => ConstraintKind::Regex,
+                _ => return Err(corrupt("invalid constraint kind")),
+            },
+            shortcut: r.opt_str()?,
+            regex: r.opt_str()?,
+            optional: r.bool()?,
+        },
+        2 => PatternPiece::Wildcard,
+        3 => {
+            let source = r.str()?;
+            let n = r.count(1)?;
+            let captures = (0..n).map(|_| r.opt_str()).collect::<Result<Vec<_>, _>>()?;
+            PatternPiece::Regex { source, captures }
+        }
+        _ => return Err(corrupt("invalid piece tag")),
+    })
 }
 
 fn read_payload(r: &mut Reader<'_>) -> Result<Router, SnapshotError> {
@@ -306,6 +372,10 @@ fn read_payload(r: &mut Reader<'_>) -> Result<Router, SnapshotError> {
             s => Some(s),
         };
         let is_static = r.bool()?;
+        let n_pieces = r.count(1)?;
+        let pieces = (0..n_pieces)
+            .map(|_| read_piece(r))
+            .collect::<Result<Vec<_>, _>>()?;
         routes.push(RouteInfo {
             id: u32::try_from(id).map_err(|_| corrupt("too many routes"))?,
             methods: route_methods,
@@ -316,6 +386,7 @@ fn read_payload(r: &mut Reader<'_>) -> Result<Router, SnapshotError> {
             name,
             shadowed_by,
             is_static,
+            pieces,
         });
     }
     if r.pos != r.bytes.len() {

@@ -33,11 +33,14 @@ const INVALID: &[(&str, &str, Option<usize>)] = &[
     ("/a#b", "INVALID_PATTERN", Some(2)),
     ("/a/:x-*", "INVALID_PATTERN", Some(6)),
     ("/a/{^x$}/b", "INVALID_PATTERN", Some(8)),
-    ("/a/{^(x$}", "INVALID_PATTERN", Some(3)), // the scanner never finds the block's end
-    ("/a/:id<[0-9>", "INVALID_PATTERN", Some(6)), // `[0-9>` leaves a class open: no `>` found
+    // The scanner finds no end, but the block's regex is the mistake: the regex crate's message.
+    ("/a/{^(x$}", "INVALID_CONSTRAINT", Some(3)),
+    ("/a/:id<[0-9>", "INVALID_CONSTRAINT", Some(7)), // `[0-9>` leaves a class open
+    ("/a/:id<[>", "INVALID_CONSTRAINT", Some(7)),
+    ("/a/:id<integer>", "INVALID_CONSTRAINT", Some(7)), // a bare word must be a shortcut
     ("/a/:id<>", "INVALID_CONSTRAINT", Some(7)),
     ("/a/:id<a{2,1}>", "INVALID_CONSTRAINT", Some(7)),
-    ("/a/:id<(x>", "INVALID_PATTERN", Some(6)),
+    ("/a/:id<(x>", "INVALID_CONSTRAINT", Some(7)),
     ("/a/:id<x)>", "INVALID_CONSTRAINT", Some(7)),
     ("/a/{^x)$}", "INVALID_CONSTRAINT", Some(3)),
     (r"/a/:id<\w{1000}{1000}>", "INVALID_CONSTRAINT", Some(7)), // over the size limit
@@ -315,11 +318,12 @@ fn json_is_escaped_and_camel_case() {
         concat!(
             r#"[{"id":0,"methods":["GET"],"pattern":"/posts/:id<int>","template":"/posts/{id}","#,
             r#""params":[{"name":"id","kind":"param","shortcut":"int","regex":"\\d+","optional":false}],"#,
-            r#""captures":0,"name":"posts.\"show\"\n","shadowedBy":null,"isStatic":false"#
+            r#""captures":0,"name":"posts.\"show\"\n","shadowedBy":null,"isStatic":false,"#,
+            r#""pieces":[{"kind":"text","text":"/posts/"},{"kind":"param","name":"id","constraint":"shortcut","shortcut":"int","regex":"\\d+","optional":false}]"#
         )
     );
     assert!(json.contains(r#""regex":"\\d+\\\\""#), "{json}");
-    assert!(json.ends_with(r#""shadowedBy":null,"isStatic":false}]"#));
+    assert!(json.ends_with(r#""shadowedBy":null,"isStatic":false,"pieces":[{"kind":"text","text":"/a/"},{"kind":"param","name":"x","constraint":"regex","shortcut":null,"regex":"\\d+\\\\","optional":false}]}]"#));
     assert_eq!(definition().to_json(), "[]");
 }
 
@@ -398,4 +402,84 @@ fn shared_variants_go_to_the_earlier_route() {
         loaded.insert(&["GET"], "/g/:x/:y").unwrap().shadowed_by,
         Some(ga + 2)
     );
+}
+
+/// Issue 13: the message a user sees for a misspelt shortcut and for a regex left unbalanced.
+#[test]
+fn constraint_mistakes_say_what_is_wrong() {
+    let message = |pattern: &str| {
+        definition()
+            .insert(&["GET"], pattern)
+            .unwrap_err()
+            .to_string()
+    };
+    let integer = message("/a/:id<integer>");
+    assert!(integer.contains("did you mean int?"), "{integer}");
+    assert!(
+        integer.contains("int, slug, alpha, alnum, uuid, date, year, month, day"),
+        "{integer}"
+    );
+    assert!(message("/a/:s<slg>").contains("did you mean slug?"));
+    // A regex that spells the word out is still a regex.
+    let mut router = definition();
+    router.insert(&["GET"], "/a/:id<(?:integer)>").unwrap();
+    let mut spans = Spans::new();
+    assert!(matches!(
+        router.find("GET", "/a/integer", &mut spans),
+        Lookup::Found(0)
+    ));
+    // The regex crate's own words, not "unclosed '<'" or "unclosed regex block".
+    let class = message("/a/:id<[>");
+    assert!(class.contains("unclosed character class"), "{class}");
+    assert!(!class.contains("unclosed '<'"), "{class}");
+    let group = message("/x/{^(a$}");
+    assert!(group.contains("unclosed group"), "{group}");
+    // A `<` really left open is still reported as such.
+    assert!(message(r"/a/:id<(?P<x>\d+)").contains("unclosed '<'"));
+}
+
+/// Issue 13: routes carry their pattern as the parser read it; `::` is literal text.
+#[test]
+fn metadata_carries_the_pattern_pieces() {
+    use arbor_router::{pattern_pieces, ConstraintKind, PatternPiece};
+    let mut router = definition();
+    router
+        .insert(&["GET"], r"/v1/:name::publish/{id<int>}/:x<[a-z]+>/*")
+        .unwrap();
+    router
+        .insert(&["GET"], r"/y/{^(?P<year>\d{4})/(\d{2})$}")
+        .unwrap();
+    let text = |t: &str| PatternPiece::Text(t.to_owned());
+    let param =
+        |name: &str, constraint, shortcut: Option<&str>, regex: Option<&str>| PatternPiece::Param {
+            name: name.to_owned(),
+            constraint,
+            shortcut: shortcut.map(str::to_owned),
+            regex: regex.map(str::to_owned),
+            optional: false,
+        };
+    assert_eq!(
+        router.routes()[0].pieces,
+        [
+            text("/v1/"),
+            param("name", ConstraintKind::None, None, None),
+            text(":publish/"),
+            param("id", ConstraintKind::Shortcut, Some("int"), Some(r"\d+")),
+            text("/"),
+            param("x", ConstraintKind::Regex, None, Some("[a-z]+")),
+            text("/"),
+            PatternPiece::Wildcard,
+        ]
+    );
+    assert_eq!(
+        router.routes()[1].pieces[1],
+        PatternPiece::Regex {
+            source: r"^(?P<year>\d{4})/(\d{2})$".to_owned(),
+            captures: vec![Some("year".to_owned()), None],
+        }
+    );
+    assert_eq!(pattern_pieces("/y/:q?").unwrap().len(), 2);
+    assert!(router.to_json().contains(
+        r#""pieces":[{"kind":"text","text":"/v1/"},{"kind":"param","name":"name","constraint":"none","shortcut":null,"regex":null,"optional":false},{"kind":"text","text":":publish/"}"#
+    ));
 }

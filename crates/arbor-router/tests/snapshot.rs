@@ -146,7 +146,7 @@ fn foreign_bytes_and_versions() {
         err,
         SnapshotError::UnsupportedVersion {
             found: 99,
-            supported: 1
+            supported: 2
         }
     );
     assert_eq!(err.code(), "SNAPSHOT_VERSION");

@@ -171,6 +171,16 @@ fn address<T>(pointer: *const T) -> u32 {
     pointer as usize as u32
 }
 
+/// The pieces of `pattern` as a route would report them (`RouteInfo.pieces`), or `{"error":{…}}` as
+/// [`Engine::insert`] answers: the core's parser, for JavaScript that reads a pattern written elsewhere.
+#[wasm_bindgen]
+pub fn pattern_pieces(pattern: &str) -> String {
+    match arbor_router::pattern_pieces(pattern) {
+        Ok(pieces) => arbor_router::pieces_to_json(&pieces),
+        Err(error) => json::insert_error(&error),
+    }
+}
+
 /// The module's linear memory, for the typed-array views of the input and output areas.
 #[wasm_bindgen]
 pub fn wasm_memory() -> JsValue {
