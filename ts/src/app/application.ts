@@ -26,7 +26,7 @@ import { MiddlewareAliases } from './aliases.js';
 import { DEFAULT_BODY_LIMIT } from './body.js';
 import { LazyCallSite } from './call-site.js';
 import { type ApplicationConfig, portFromEnv } from './config.js';
-import { Group, type RouteSink } from './group.js';
+import { type AnyGroup, Group, type RouteSink } from './group.js';
 import {
   type ControllerInstances,
   type ResolvedHandler,
@@ -36,17 +36,23 @@ import {
 import { type BindingResolver, dispatch, type IncomingInput, type KernelState } from './kernel.js';
 import { consoleLogger, type Logger } from './logger.js';
 import { type Middleware, type MiddlewareFactory, type MiddlewareRef, toReferences } from './middleware.js';
+import type { Bindings, NoBindings } from './params.js';
 import { compileTrust } from './proxy.js';
 import { joinPath, Registrar, VERBS } from './registrar.js';
+import type { Request } from './request.js';
 import type { Response } from './response.js';
 import { type RegisteredRoute, Route, type RouteOwner } from './route.js';
 import { MemoryRateLimitStore, throttleFactory } from './throttle.js';
 import { generateUrl, type UrlParams } from './url.js';
 
-let lastCreated: Application | null = null;
-let lastRun: Application | null = null;
+let lastCreated: AnyApplication | null = null;
+let lastRun: AnyApplication | null = null;
 
-export class Application extends Registrar {
+/**
+ * `B` holds the value types of the bindings registered so far (`bind()` returns the application typed
+ * with one more), so handlers' bound arguments are typed.
+ */
+export class Application<B extends Bindings = NoBindings> extends Registrar<'', B> {
   readonly config: Readonly<ApplicationConfig>;
   /** `null` while registration is deferred: a route cache file exists, the router is built on first use. */
   #router: Router<Route> | null = null;
@@ -144,7 +150,7 @@ export class Application extends Registrar {
   }
 
   /** The application `route()` and tooling use: the last one that called `run()`, else the last created. */
-  static current(): Application | null {
+  static current(): AnyApplication | null {
     return lastRun ?? lastCreated;
   }
 
@@ -180,12 +186,19 @@ export class Application extends Registrar {
    * `null`/`undefined` answers 404. Applies to every parameter with that name (`{post}` or `:post`).
    *
    * @example
-   * app.bind('post', async (id) => posts.find(id));
-   * app.get('/posts/{post}', (req, res, post) => res.json(post));
+   * const app = new Application().bind('post', async (id) => posts.find(id));
+   * app.get('/posts/{post}', (req, res, post) => res.json(post)); // post: Post
+   *
+   * It returns the same application, typed with the new binding (as Hono's chained registrations are):
+   * keep the returned value for typed bound arguments; `app.bind(…)` as a statement binds all the same,
+   * and handlers then receive the value as `any`.
    */
-  bind(name: string, resolver: BindingResolver): this {
-    this.#bindings.set(name, resolver);
-    return this;
+  bind<N extends string, R>(
+    name: N,
+    resolver: (value: string, req: Request) => R,
+  ): Application<B & { [K in N]: NonNullable<Awaited<R>> }> {
+    this.#bindings.set(name, resolver as BindingResolver);
+    return this as unknown as Application<B & { [K in N]: NonNullable<Awaited<R>> }>;
   }
 
   /** The handler for requests no route matches (instead of the default 404). */
@@ -280,11 +293,16 @@ export class Application extends Registrar {
     return this.#register(methods, joinPath('', uri), handler, null);
   }
 
-  protected childGroup(prefix: string): Group {
-    return new Group(this.#owner, joinPath('', prefix), null);
+  protected childGroup(prefix: string): Group<string, B> {
+    return new Group<string, B>(this.#owner, joinPath('', prefix), null);
   }
 
-  #register(methods: readonly string[], pattern: string, handler: RouteHandler, group: Group | null): Route {
+  #register(
+    methods: readonly string[],
+    pattern: string,
+    handler: RouteHandler,
+    group: AnyGroup | null,
+  ): Route {
     const callSite = new LazyCallSite();
     let route: Route;
     try {
@@ -390,6 +408,10 @@ export class Application extends Registrar {
     );
   }
 }
+
+/** An application whatever its bindings. */
+// biome-ignore lint/suspicious/noExplicitAny: bindings only type handlers at registration.
+export type AnyApplication = Application<any>;
 
 function withCallSite(error: unknown, callSite: { file: string; line: number } | null): unknown {
   if (error instanceof Error && callSite !== null)

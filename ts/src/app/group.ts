@@ -5,12 +5,13 @@
  */
 import type { RouteHandler } from './handler.js';
 import { type MiddlewareRef, toReferences } from './middleware.js';
+import type { Bindings, NoBindings } from './params.js';
 import { joinPath, Registrar } from './registrar.js';
 import type { Route } from './route.js';
 
 /** What a group needs from its application. */
 export interface RouteSink {
-  register(methods: readonly string[], pattern: string, handler: RouteHandler, group: Group | null): Route;
+  register(methods: readonly string[], pattern: string, handler: RouteHandler, group: AnyGroup | null): Route;
   invalidate(): void;
 }
 
@@ -21,15 +22,18 @@ export interface RouteSink {
  *   api.middleware('throttle:60,1');
  * }).middleware(['auth']);
  */
-export class Group extends Registrar {
+export class Group<Prefix extends string = string, B extends Bindings = NoBindings> extends Registrar<
+  Prefix,
+  B
+> {
   /** The full prefix (parents' prefixes included). */
   readonly prefix: string;
-  readonly parent: Group | null;
+  readonly parent: AnyGroup | null;
   readonly #sink: RouteSink;
   readonly #middleware: MiddlewareRef[] = [];
 
   /** @internal Created by `group()`. */
-  constructor(sink: RouteSink, prefix: string, parent: Group | null) {
+  constructor(sink: RouteSink, prefix: string, parent: AnyGroup | null) {
     super();
     this.#sink = sink;
     this.prefix = prefix;
@@ -52,7 +56,11 @@ export class Group extends Registrar {
     return this.#sink.register(methods, joinPath(this.prefix, uri), handler, this);
   }
 
-  protected childGroup(prefix: string): Group {
-    return new Group(this.#sink, joinPath(this.prefix, prefix), this);
+  protected childGroup(prefix: string): Group<string, B> {
+    return new Group<string, B>(this.#sink, joinPath(this.prefix, prefix), this as unknown as AnyGroup);
   }
 }
+
+/** A group whatever its prefix and bindings (what the application keeps). */
+// biome-ignore lint/suspicious/noExplicitAny: the type parameters only type handlers at registration.
+export type AnyGroup = Group<string, any>;

@@ -4,14 +4,21 @@
  * and shared by every route of that class) or `[instance, 'method']`. The string form `'Class@method'`
  * is refused with a TypeError at registration, as in the original.
  */
+import type { AnyParams, Bindings, BoundArgs, PathParams } from './params.js';
 import type { Request } from './request.js';
 import type { Response } from './response.js';
 
 type HandlerResult = Response | undefined | Promise<Response | undefined>;
 
-/** A handler closure. The third and later arguments are the values of bound parameters (`app.bind`). */
-// biome-ignore lint/suspicious/noExplicitAny: bound values are whatever the resolvers return.
-export type HandlerFn = (req: Request, res: Response, ...bound: any[]) => HandlerResult;
+/**
+ * A handler closure. The third and later arguments are the values of bound parameters (`app.bind`).
+ * `P` types `req.param()`; `Bound` the bound values (both inferred from the route's pattern).
+ */
+export type HandlerFn<
+  P extends AnyParams = AnyParams,
+  // biome-ignore lint/suspicious/noExplicitAny: bound values are whatever the resolvers return.
+  Bound extends unknown[] = any[],
+> = (req: Request<P>, res: Response, ...bound: Bound) => HandlerResult;
 
 // biome-ignore lint/suspicious/noExplicitAny: a controller class may take any constructor arguments in type only.
 export type ControllerClass = abstract new (...args: any[]) => object;
@@ -19,7 +26,16 @@ export type ControllerClass = abstract new (...args: any[]) => object;
 /** `[Class, 'method']` or `[instance, 'method']`. */
 export type ArrayCallable = readonly [ControllerClass | object, string];
 
-export type RouteHandler = HandlerFn | ArrayCallable;
+// biome-ignore lint/suspicious/noExplicitAny: see HandlerFn.
+export type RouteHandler<P extends AnyParams = AnyParams, Bound extends unknown[] = any[]> =
+  | HandlerFn<P, Bound>
+  | ArrayCallable;
+
+/** The handler of a route registered with `pattern`, bindings `B`: typed parameters and bound values. */
+export type PatternHandler<Pattern extends string, B extends Bindings> = RouteHandler<
+  PathParams<Pattern>,
+  BoundArgs<Pattern, B>
+>;
 
 export interface ResolvedHandler {
   call: HandlerFn;

@@ -2,14 +2,20 @@
 
 export type { FetchInfo } from '../http/fetch-adapter.js';
 export type { ArborServer, ServerOptions } from '../http/server.js';
-export { Application, route } from './application.js';
+export { type AnyApplication, Application, route } from './application.js';
 export { DEFAULT_BODY_LIMIT } from './body.js';
 export type { CallSite } from './call-site.js';
 export type { ApplicationConfig, OpenApiConfig } from './config.js';
 export { type CorsOptions, cors } from './cors.js';
 export { type ErrorBody, errorBody, HeaderError, HttpError } from './errors.js';
-export { Group } from './group.js';
-export type { ArrayCallable, ControllerClass, HandlerFn, RouteHandler } from './handler.js';
+export { type AnyGroup, Group } from './group.js';
+export type {
+  ArrayCallable,
+  ControllerClass,
+  HandlerFn,
+  PatternHandler,
+  RouteHandler,
+} from './handler.js';
 export type { BindingResolver, IncomingInput } from './kernel.js';
 export {
   consoleLogger,
@@ -25,6 +31,15 @@ export {
   middlewareFactory,
   type NextHandler,
 } from './middleware.js';
+export type {
+  AnyParams,
+  Bindings,
+  BoundArgs,
+  JoinPath,
+  NoBindings,
+  ParamEntries,
+  PathParams,
+} from './params.js';
 export { clientAddress, type TrustProxy } from './proxy.js';
 export { Registrar, VERBS } from './registrar.js';
 export { BodyNotReadError, type HeaderSource, headersFromMap, Request, Uri } from './request.js';

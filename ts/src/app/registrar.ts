@@ -4,50 +4,59 @@
  * prefixes the path and remembers itself for middleware).
  */
 import type { Group } from './group.js';
-import type { ControllerClass, RouteHandler } from './handler.js';
+import type { ControllerClass, PatternHandler, RouteHandler } from './handler.js';
+import type { Bindings, JoinPath, NoBindings } from './params.js';
 import { type ResourceOptions, registerResource } from './resource.js';
 import type { Route } from './route.js';
 
 /** The verbs `any()` registers, in the order `Allow` headers list them. */
 export const VERBS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
-export abstract class Registrar {
+/**
+ * `Prefix` is the group prefix the routes are registered under (`''` for the application) and `B` the
+ * bindings' value types: together with each uri they type the handler's `req.param()` and bound values.
+ */
+export abstract class Registrar<Prefix extends string = '', B extends Bindings = NoBindings> {
   /** @internal */
   protected abstract addRoute(methods: readonly string[], uri: string, handler: RouteHandler): Route;
   /** @internal */
-  protected abstract childGroup(prefix: string): Group;
+  protected abstract childGroup(prefix: string): Group<string, B>;
 
   /** @example app.get('/tasks/:id<int>', (req, res) => res.json({ id: req.param('id') })); */
-  get(uri: string, handler: RouteHandler): Route {
-    return this.addRoute(['GET'], uri, handler);
+  get<U extends string>(uri: U, handler: PatternHandler<JoinPath<Prefix, U>, B>): Route {
+    return this.addRoute(['GET'], uri, handler as RouteHandler);
   }
 
-  post(uri: string, handler: RouteHandler): Route {
-    return this.addRoute(['POST'], uri, handler);
+  post<U extends string>(uri: U, handler: PatternHandler<JoinPath<Prefix, U>, B>): Route {
+    return this.addRoute(['POST'], uri, handler as RouteHandler);
   }
 
-  put(uri: string, handler: RouteHandler): Route {
-    return this.addRoute(['PUT'], uri, handler);
+  put<U extends string>(uri: U, handler: PatternHandler<JoinPath<Prefix, U>, B>): Route {
+    return this.addRoute(['PUT'], uri, handler as RouteHandler);
   }
 
-  patch(uri: string, handler: RouteHandler): Route {
-    return this.addRoute(['PATCH'], uri, handler);
+  patch<U extends string>(uri: U, handler: PatternHandler<JoinPath<Prefix, U>, B>): Route {
+    return this.addRoute(['PATCH'], uri, handler as RouteHandler);
   }
 
-  delete(uri: string, handler: RouteHandler): Route {
-    return this.addRoute(['DELETE'], uri, handler);
+  delete<U extends string>(uri: U, handler: PatternHandler<JoinPath<Prefix, U>, B>): Route {
+    return this.addRoute(['DELETE'], uri, handler as RouteHandler);
   }
 
-  options(uri: string, handler: RouteHandler): Route {
-    return this.addRoute(['OPTIONS'], uri, handler);
+  options<U extends string>(uri: U, handler: PatternHandler<JoinPath<Prefix, U>, B>): Route {
+    return this.addRoute(['OPTIONS'], uri, handler as RouteHandler);
   }
 
-  head(uri: string, handler: RouteHandler): Route {
-    return this.addRoute(['HEAD'], uri, handler);
+  head<U extends string>(uri: U, handler: PatternHandler<JoinPath<Prefix, U>, B>): Route {
+    return this.addRoute(['HEAD'], uri, handler as RouteHandler);
   }
 
   /** One route for several verbs. @example app.match(['GET', 'POST'], '/form', handler); */
-  match(methods: readonly string[], uri: string, handler: RouteHandler): Route {
+  match<U extends string>(
+    methods: readonly string[],
+    uri: U,
+    handler: PatternHandler<JoinPath<Prefix, U>, B>,
+  ): Route {
     if (methods.length === 0) throw new TypeError(`match(): no methods given for ${uri}`);
     for (const method of methods) {
       if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(method))
@@ -56,21 +65,25 @@ export abstract class Registrar {
     return this.addRoute(
       methods.map((m) => m.toUpperCase()),
       uri,
-      handler,
+      handler as RouteHandler,
     );
   }
 
   /** Every verb of {@link VERBS}. The uri may end in `*`. @example app.any('/proxy/*', handler); */
-  any(uri: string, handler: RouteHandler): Route {
-    return this.addRoute(VERBS, uri, handler);
+  any<U extends string>(uri: U, handler: PatternHandler<JoinPath<Prefix, U>, B>): Route {
+    return this.addRoute(VERBS, uri, handler as RouteHandler);
   }
 
   /**
    * Registers the routes of `callback` under `prefix`. Groups nest (prefixes concatenate) and take
-   * middleware: `app.group('/admin', g => { … }).middleware(['auth', 'admin'])`.
+   * middleware: `app.group('/admin', g => { … }).middleware(['auth', 'admin'])`. The prefix's parameters
+   * are typed in the group's handlers (`app.group('/orgs/:org', g => g.get('/', (req) => … req.param('org')))`).
    */
-  group(prefix: string, callback: (group: Group) => void): Group {
-    const group = this.childGroup(prefix);
+  group<P extends string>(
+    prefix: P,
+    callback: (group: Group<JoinPath<Prefix, P>, B>) => void,
+  ): Group<JoinPath<Prefix, P>, B> {
+    const group = this.childGroup(prefix) as Group<JoinPath<Prefix, P>, B>;
     callback(group);
     return group;
   }

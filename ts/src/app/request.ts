@@ -4,6 +4,7 @@
  */
 import { decodeJson, EMPTY_BODY, isJsonMediaType, type ParsedBody } from './body.js';
 import { HttpError } from './errors.js';
+import type { AnyParams } from './params.js';
 
 /** The path and query of the request target, as sent (not normalised). */
 export class Uri {
@@ -89,7 +90,7 @@ export class BodyNotReadError extends Error {
  * app.get('/search/:q/:page?', (req, res) =>
  *   res.json({ q: req.param('q'), page: Number(req.param('page', '1')), sort: req.query('sort', 'asc') }));
  */
-export class Request {
+export class Request<P extends AnyParams = AnyParams> {
   readonly method: string;
   readonly ip: string;
   /** The matched route, or `null` (fallback, automatic OPTIONS, errors). */
@@ -130,17 +131,21 @@ export class Request {
     return this.#uri.getPath();
   }
 
-  /** A route parameter (percent-decoded), or `fallback` when the parameter is absent (`:page?`). */
-  param(name: string): string | undefined;
-  param(name: string, fallback: string): string;
+  /**
+   * A route parameter (percent-decoded), or `fallback` when the parameter is absent (`:page?`). Typed from
+   * the route's pattern: a declared name is `string`, an optional one `string | undefined` (`string` with
+   * a fallback), an undeclared one a compile error.
+   */
+  param<K extends keyof P & string>(name: K): P[K];
+  param<K extends keyof P & string>(name: K, fallback: string): NonNullable<P[K]> | string;
   param(name: string, fallback?: string): string | undefined {
     return Object.hasOwn(this.#params, name) ? this.#params[name] : fallback;
   }
 
   /** `params(name)` is `param(name)` (the original's annotated examples spell it so); `params()` gives all. */
-  params(): Record<string, string>;
-  params(name: string): string | undefined;
-  params(name?: string): string | undefined | Record<string, string> {
+  params(): { [K in keyof P]: P[K] };
+  params<K extends keyof P & string>(name: K): P[K];
+  params(name?: string): unknown {
     return name === undefined ? { ...this.#params } : this.param(name);
   }
 

@@ -41,7 +41,8 @@ const ACTIONS: readonly { action: ResourceAction; methods: string[]; suffix: str
 ];
 
 export function registerResource(
-  registrar: Registrar,
+  // biome-ignore lint/suspicious/noExplicitAny: resource routes take array callables, typed by no pattern.
+  registrar: Registrar<any, any>,
   uri: string,
   controller: ControllerClass,
   options: ResourceOptions = {},

@@ -4,7 +4,7 @@
  */
 import type { RouteInfo } from '../engine/engine.js';
 import type { CallSite, LazyCallSite } from './call-site.js';
-import type { Group } from './group.js';
+import type { AnyGroup } from './group.js';
 import type { ResolvedHandler } from './handler.js';
 import { type MiddlewareRef, referenceLabel, toReferences } from './middleware.js';
 
@@ -35,7 +35,7 @@ export interface RouteOwner {
 export class Route {
   readonly id: number;
   readonly pattern: string;
-  readonly group: Group | null;
+  readonly group: AnyGroup | null;
   readonly handler: ResolvedHandler;
   readonly #callSite: LazyCallSite | null;
   readonly #owner: RouteOwner;
