@@ -39,7 +39,7 @@ export async function arborAdapters(engine: ArborEngine = 'wasm', isolate = fals
   const base: RouterOptions = {};
   let suffix = '';
   if (engine === 'reference') {
-    const reference = await import('../../../ts/src/engine/reference/index.js');
+    const reference = await import('../../../tests/support/reference-engine/index.js');
     base.engine = reference.createReferenceEngine;
     suffix = ' [reference engine]';
   }
@@ -64,7 +64,8 @@ export async function arborAdapters(engine: ArborEngine = 'wasm', isolate = fals
       name: variant.name + suffix,
       pkg: 'arbor-router',
       rule: variant.rule,
-      selection: '`router.find(method, path)` then `.value` (no parameter read; the match is built as always)',
+      selection:
+        '`router.find(method, path)` then `.value` (no parameter read; the match is built as always)',
       params: '`router.find(method, path)` then `params[name]`',
       wildcardKey: '*',
       build(table: RouteTable): Built {
