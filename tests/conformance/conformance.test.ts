@@ -2,6 +2,7 @@
  * Every conformance table, run through `Router` against every engine of `engines.ts`.
  */
 import { describe, expect, it, vi } from 'vitest';
+import { compileTable } from '../../ts/src/engine/compiled-table.js';
 import { RouteError } from '../../ts/src/errors.js';
 import { assertPresent, skipWhenMissing, titled } from '../support/prerequisites.js';
 import { engines, wasmRequired } from './engines.js';
@@ -71,6 +72,22 @@ describe('engine availability', () => {
       engines.filter((engine) => engine.unavailable !== null).map((engine) => engine.unavailable),
     ).toEqual([]);
   });
+  it.runIf(engines.find((e) => e.name === 'router')?.unavailable === null)(
+    'the router engine runs tables on the generated front (not only on the wasm engine behind it)',
+    () => {
+      const router = engines.find((e) => e.name === 'router');
+      if (router === undefined) throw new Error('no router engine');
+      const fronted = matchTables.filter(
+        (table) =>
+          table.options?.order !== 'specificity' &&
+          compileTable(
+            buildRouter(router, table.routes, table.options).routes(),
+            table.options?.trailingSlash ?? true,
+          ) !== null,
+      );
+      expect(fronted.length).toBeGreaterThanOrEqual(10);
+    },
+  );
   it('the reference engine is always available', () => {
     expect(engines[0]?.name).toBe('reference');
     expect(engines[0]?.unavailable).toBeNull();

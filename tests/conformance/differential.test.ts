@@ -14,7 +14,7 @@ import type { EngineOptions } from '../../ts/src/engine/engine.js';
 import { RouteError } from '../../ts/src/errors.js';
 import { Router } from '../../ts/src/router.js';
 import { assertPresent, skipWhenMissing, titled } from '../support/prerequisites.js';
-import { type EngineUnderTest, engines } from './engines.js';
+import { type EngineUnderTest, engines, routerOptions } from './engines.js';
 import { paths, patterns, routes } from './generators.js';
 
 vi.mock('../../ts/src/engine/wasm-engine.js', async (original) =>
@@ -88,11 +88,15 @@ const scenario: fc.Arbitrary<Scenario> = fc.record({
 
 /** Everything observable about one engine on one scenario, as plain data. */
 function observe(engine: EngineUnderTest, { options, routes, paths }: Scenario): unknown {
-  const router = new Router<number>({ ...options, engine: engine.create });
+  const router = new Router<number>(routerOptions(engine, options));
   const registered = routes.map(({ methods, pattern }, index) => {
     try {
-      const { id, template, params, captures, shadowedBy, isStatic } = router.add(methods, pattern, index);
-      return { pattern, id, template, params, captures, shadowedBy, isStatic };
+      const { id, template, params, captures, shadowedBy, isStatic, pieces } = router.add(
+        methods,
+        pattern,
+        index,
+      );
+      return { pattern, id, template, params, captures, shadowedBy, isStatic, pieces };
     } catch (error) {
       if (!(error instanceof RouteError)) throw error;
       return { pattern, error: error.code, position: error.position };

@@ -4,7 +4,62 @@ import type { MetadataTable } from './harness.js';
 const param = (name: string, shortcut: string | null = null, regex: string | null = null) =>
   ({ name, kind: 'param', shortcut, regex, optional: false }) as const;
 
+const text = (t: string) => ({ kind: 'text', text: t }) as const;
+
 export const metadataTables: MetadataTable[] = [
+  {
+    name: 'pieces: the pattern as the core parsed it (issue 13)',
+    spec: '§2',
+    routes: [
+      '/v1/:name::publish',
+      '/u/{id<int>}/:tag<[a-z]+>/:page?',
+      '/café/*',
+      '/y/{^(?P<year>\\d{4})/(\\d+)$}',
+    ],
+    expect: [
+      {
+        pattern: '/v1/:name::publish',
+        pieces: [
+          text('/v1/'),
+          { kind: 'param', name: 'name', constraint: 'none', shortcut: null, regex: null, optional: false },
+          text(':publish'),
+        ],
+      },
+      {
+        pattern: '/u/{id<int>}/:tag<[a-z]+>/:page?',
+        pieces: [
+          text('/u/'),
+          {
+            kind: 'param',
+            name: 'id',
+            constraint: 'shortcut',
+            shortcut: 'int',
+            regex: '\\d+',
+            optional: false,
+          },
+          text('/'),
+          {
+            kind: 'param',
+            name: 'tag',
+            constraint: 'regex',
+            shortcut: null,
+            regex: '[a-z]+',
+            optional: false,
+          },
+          text('/'),
+          { kind: 'param', name: 'page', constraint: 'none', shortcut: null, regex: null, optional: true },
+        ],
+      },
+      { pattern: '/café/*', pieces: [text('/café/'), { kind: 'wildcard' }] },
+      {
+        pattern: '/y/{^(?P<year>\\d{4})/(\\d+)$}',
+        pieces: [
+          text('/y/'),
+          { kind: 'regex', source: '^(?P<year>\\d{4})/(\\d+)$', captures: ['year', null] },
+        ],
+      },
+    ],
+  },
   {
     name: 'templates',
     spec: '§6 path templates',

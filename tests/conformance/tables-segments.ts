@@ -50,6 +50,7 @@ export const segmentTables: MatchTable[] = [
       '/img/:bar.png',
       '/t/{id}x',
       '/v1/{name}::publish',
+      '/v2/:name::publish',
     ],
     cases: [
       { path: '/user_bob', expect: { route: '/user_:name', params: { name: 'bob' } } },
@@ -62,6 +63,9 @@ export const segmentTables: MatchTable[] = [
       { path: '/t/42x', expect: { route: '/t/{id}x', params: { id: '42' } } },
       { path: '/t/x', expect: null },
       { path: '/v1/doc:publish', expect: { route: '/v1/{name}::publish', params: { name: 'doc' } } },
+      // Issue 13: `::` right after a `:name` is a literal colon too, not a second parameter.
+      { path: '/v2/abc:publish', expect: { route: '/v2/:name::publish', params: { name: 'abc' } } },
+      { path: '/v2/abc', expect: null },
     ],
   },
   {

@@ -2,7 +2,7 @@
  * SPEC §3.2: `order: 'specificity'`, as decided by the lead (the first wording of §3.2): at each point of
  * the path static text is tried before a constrained parameter, before an unconstrained one, before a
  * wildcard or regex block; among equals, definition order; with backtracking; the first match wins (the
- * full rule is in ts/src/engine/reference/specificity.ts). Each table lists the generic route first, so
+ * full rule is in tests/support/reference-engine/specificity.ts). Each table lists the generic route first, so
  * definition order would choose differently (the contrast table shows it).
  */
 import type { MatchTable } from './harness.js';

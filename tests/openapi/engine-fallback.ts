@@ -25,7 +25,7 @@ export async function wasmOrReference(
     console.warn(
       `[docs tests] the WebAssembly engine did not load (${(error as Error).message.split('\n')[0]}); using the reference engine`,
     );
-    const { createReferenceEngine } = await import('../../ts/src/engine/reference/index.js');
+    const { createReferenceEngine } = await import('../support/reference-engine/index.js');
     engineInUse = 'reference';
     const unavailable = () => {
       throw new Error('the WebAssembly engine is not loadable: snapshots need it');

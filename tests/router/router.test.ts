@@ -1,8 +1,8 @@
 // The standalone Router's own behaviour (the matching rules themselves are the conformance tables').
 import { describe, expect, it } from 'vitest';
 import type { RouteInfo } from '../../ts/src/engine/engine.js';
-import { createReferenceEngine } from '../../ts/src/engine/reference/index.js';
 import { Router } from '../../ts/src/router.js';
+import { createReferenceEngine } from '../support/reference-engine/index.js';
 
 const table: [string, string][] = [
   ['GET', '/users'],

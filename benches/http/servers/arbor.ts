@@ -8,7 +8,7 @@ import { NOT_FOUND_BODY, TaskStore, TITLE_REQUIRED_BODY, WELCOME } from '../mode
 import { announce, BODY_LIMIT, HOST } from './announce.js';
 
 type AppModule = typeof import('../../../ts/src/app/index.js');
-type ReferenceModule = typeof import('../../../ts/src/engine/reference/index.js');
+type ReferenceModule = typeof import('../../../tests/support/reference-engine/index.js');
 
 // `ARBOR_BENCH_FROM=dist` (what run.ts picks when dist/ is up to date) loads tsc's output, as users run
 // it; otherwise the sources go through tsx, whose transform adds small per-closure helpers (`__name`)
@@ -20,8 +20,8 @@ const { Application, consoleLogger } = (
 ) as AppModule;
 const { createReferenceEngine } = (
   fromDist
-    ? await import(dist('ts/src/engine/reference/index.js'))
-    : await import('../../../ts/src/engine/reference/index.js')
+    ? await import(dist('tests/support/reference-engine/index.js'))
+    : await import('../../../tests/support/reference-engine/index.js')
 ) as ReferenceModule;
 
 const store = new TaskStore();

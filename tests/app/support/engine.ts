@@ -3,7 +3,7 @@
  * engine with `ARBOR_TEST_ENGINE=reference` (to tell a framework bug from an engine bug).
  */
 import type { ApplicationConfig } from '../../../ts/src/app/index.js';
-import { createReferenceEngine } from '../../../ts/src/engine/reference/index.js';
+import { createReferenceEngine } from '../../support/reference-engine/index.js';
 
 export const testEngine = process.env.ARBOR_TEST_ENGINE === 'reference' ? createReferenceEngine : undefined;
 

@@ -54,7 +54,11 @@ function compile(rust: string, flags: string): { regex: RegExp; groups: CaptureG
 
 /** Compiles `written` (the text inside `<…>`). Throws {@link ConstraintError}. */
 export function compileConstraint(written: string): Constraint {
-  const expansion = SHORTCUTS[written];
+  const expansion = Object.hasOwn(SHORTCUTS, written) ? SHORTCUTS[written] : undefined;
+  if (expansion === undefined && /^[A-Za-z0-9_]*[A-Za-z][A-Za-z0-9_]*$/.test(written)) {
+    // As the core: a bare word is a misspelt shortcut, not the regex of that word.
+    throw new ConstraintError(`unknown constraint shortcut '${written}'`, 0);
+  }
   const shortcut = expansion === undefined ? null : written;
   const source = expansion ?? stripAnchors(written);
   const { regex } = compile(source, 'u');

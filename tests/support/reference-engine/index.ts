@@ -1,5 +1,7 @@
 /**
- * The reference engine: a deliberately simple route matcher written in TypeScript. It is not fast (it
+ * The reference engine: a deliberately simple route matcher written in TypeScript, and a test oracle: it
+ * lives with the tests and no shipped module imports it (a shared helper would hide a shared bug). It has
+ * its own pattern parser on purpose, the only one besides the core's. It is not fast (it
  * tries every dynamic route in turn); it is meant to be obviously correct, so the conformance suite can
  * run it side by side with the WebAssembly engine and explain any difference (differential testing).
  *
@@ -8,7 +10,7 @@
  * router.add('GET', '/files/:name<[\\w-]+>.:ext<jpg|png>', 'file');
  * router.find('GET', '/files/my-image.jpg')?.params; // { name: 'my-image', ext: 'jpg' }
  */
-import { RouteError } from '../../errors.js';
+
 import {
   type Engine,
   type EngineOptions,
@@ -17,10 +19,11 @@ import {
   NOT_FOUND,
   type Order,
   type RouteInfo,
-} from '../engine.js';
+} from '../../../ts/src/engine/engine.js';
+import { RouteError } from '../../../ts/src/errors.js';
 import { encodeNonAscii, stripQuery } from './encoding.js';
 import { expandOptional, type MatchResult, matchVariant, type Variant } from './match.js';
-import { capturesOf, isStaticPattern, paramsOf, shapeKey, templateOf } from './metadata.js';
+import { capturesOf, isStaticPattern, paramsOf, piecesOf, shapeKey, templateOf } from './metadata.js';
 import { type Piece, parsePattern } from './pattern.js';
 import { contains, sharesVariant } from './shadow.js';
 import { type Candidate, mostSpecific, type Step, stepsOf } from './specificity.js';
@@ -86,6 +89,7 @@ class ReferenceEngine implements Engine {
       name: null,
       shadowedBy,
       isStatic,
+      pieces: piecesOf(pieces),
     };
     const variants = expandOptional(pieces);
     const steps = variants.map((variant) => stepsOf(variant.pieces));

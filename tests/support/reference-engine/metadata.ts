@@ -2,7 +2,7 @@
  * Route metadata derived from the pieces: template, parameter list, and the shape key that decides
  * conflicts.
  */
-import type { ParamInfo } from '../engine.js';
+import type { ParamInfo, PatternPiece } from '../../../ts/src/engine/engine.js';
 import type { Piece } from './pattern.js';
 
 /**
@@ -25,6 +25,31 @@ function templatePart(piece: Piece): string {
     case 'regex':
       return `{${piece.block.source}}`;
   }
+}
+
+/** The pieces as the core reports them (`RouteInfo.pieces`): text as written, not percent-encoded. */
+export function piecesOf(pieces: Piece[]): PatternPiece[] {
+  return pieces.map((piece): PatternPiece => {
+    switch (piece.kind) {
+      case 'static':
+        return { kind: 'text', text: piece.written };
+      case 'param': {
+        const c = piece.constraint;
+        return {
+          kind: 'param',
+          name: piece.name,
+          constraint: c === null ? 'none' : c.shortcut === null ? 'regex' : 'shortcut',
+          shortcut: c?.shortcut ?? null,
+          regex: c?.source ?? null,
+          optional: piece.optional,
+        };
+      }
+      case 'wildcard':
+        return { kind: 'wildcard' };
+      default:
+        return { kind: 'regex', source: piece.block.source, captures: piece.block.groups.map((g) => g.name) };
+    }
+  });
 }
 
 /** Parameters in span order: path parameters and the wildcard in textual order, then named groups. */

@@ -10,7 +10,7 @@
  * - `?`, `#` and an unmatched `}` are errors: they can never match a path;
  * - a pattern starts with `/` or is a `{^regex$}` block, and is at most 2048 bytes.
  */
-import { RouteError, type RouteErrorCode } from '../../errors.js';
+import { RouteError, type RouteErrorCode } from '../../../ts/src/errors.js';
 import {
   type Constraint,
   ConstraintError,
@@ -66,6 +66,8 @@ const isNameChar = (char: string | undefined): boolean => char !== undefined && 
 /**
  * Where the `close` character (`>` or `}`) ending a constraint or regex block is, skipping escapes,
  * character classes and anything nested in `()` or `{}`, so `(?P<x>…)`, `\d{2}` and `[>]` do not end it.
+ * -1: no end, and nothing left open; -2: no end, with a class or group still open at the end (then the
+ * regex itself is likely the mistake, as in the core).
  */
 function scanRegex(pattern: string, start: number, close: string): number {
   let depth = 0;
@@ -88,6 +90,7 @@ function scanRegex(pattern: string, start: number, close: string): number {
         else if (inner === ']') classes--;
         i++;
       }
+      if (classes > 0) return -2;
       continue;
     }
     if (char === '(' || char === '{') depth++;
@@ -95,7 +98,16 @@ function scanRegex(pattern: string, start: number, close: string): number {
     else if (char === close && depth === 0) return i;
     i++;
   }
-  return -1;
+  return depth > 0 ? -2 : -1;
+}
+
+/** With no balanced end, the regex up to `end` (the `close` found by a plain search) when it does not
+ * compile: its error is the one to report (`<[>`, `{^(a$}`). */
+function unbalanced(pattern: string, start: number, end: number, index: number, block: boolean): void {
+  if (end < 0) return;
+  const source = pattern.slice(start, end);
+  if (block) compileAt(pattern, index, source, true);
+  else compileAt(pattern, index, source, false);
 }
 
 export function parsePattern(pattern: string): Piece[] {
@@ -131,7 +143,11 @@ export function parsePattern(pattern: string): Piece[] {
       i = next;
     } else if (char === '{') {
       const end = scanRegex(pattern, i + 1, '}');
-      if (end === -1) throw patternError('INVALID_PATTERN', pattern, i, "unclosed regex block '{^'");
+      if (end < 0) {
+        // A block ends the pattern: a final `}` is its likely end.
+        if (pattern.endsWith('}')) unbalanced(pattern, i + 1, pattern.length - 1, i, true);
+        throw patternError('INVALID_PATTERN', pattern, i, "unclosed regex block '{^'");
+      }
       if (end !== pattern.length - 1) {
         throw patternError('INVALID_PATTERN', pattern, end + 1, 'a regex block must end the pattern');
       }
@@ -186,7 +202,8 @@ function parseParam(pattern: string, start: number): { piece: ParamPiece; next: 
   for (;;) {
     if (pattern[i] === '<' && constraint === null) {
       const end = scanRegex(pattern, i + 1, '>');
-      if (end === -1) throw patternError('INVALID_PATTERN', pattern, i, "unclosed '<' of a constraint");
+      if (end === -2) unbalanced(pattern, i + 1, pattern.indexOf('>', i + 1), i + 1, false);
+      if (end < 0) throw patternError('INVALID_PATTERN', pattern, i, "unclosed '<' of a constraint");
       if (end === i + 1) throw patternError('INVALID_CONSTRAINT', pattern, i + 1, 'empty constraint');
       constraint = compileAt(pattern, i + 1, pattern.slice(i + 1, end), false);
       i = end + 1;

@@ -1,7 +1,8 @@
 /**
  * URL generation for named routes: `route('tasks.show', { id: 42 })` → `/tasks/42`.
  *
- * The pattern is read piece by piece (the same syntax as SPEC §2); parameter values are percent-encoded
+ * The path is built from the pieces the core parsed (`RouteInfo.pieces`: this module never reads the
+ * pattern's text, so `::` and every other spelling mean here what they mean to the matcher); values are percent-encoded
  * (a wildcard keeps its `/`), checked against the constraint the engine reports for them
  * (`RouteInfo.params[].regex`), and parameters the pattern does not use go to the query string. A missing
  * required parameter throws `MISSING_PARAMETER`, a value that fails its constraint `INVALID_PARAMETER`.
@@ -14,17 +15,14 @@ export type UrlParams = Record<
   string | number | boolean | readonly (string | number)[] | null | undefined
 >;
 
-type Piece =
-  | { kind: 'text'; text: string }
-  | { kind: 'param'; name: string; optional: boolean }
-  | { kind: 'wildcard' }
-  | { kind: 'regex' };
-
-/** Fills `pattern` with `params`. `info` supplies the constraints (optional: without it nothing is checked). */
+/** Fills the route's pattern (`info`, the engine's metadata of the route) with `params`. */
 export function generateUrl(pattern: string, info: RouteInfo | undefined, params: UrlParams = {}): string {
+  if (info === undefined) {
+    throw new RouteError('UNKNOWN_ROUTE', `no route metadata for ${pattern}`, { pattern });
+  }
   const used = new Set<string>();
   let path = '';
-  for (const piece of parsePattern(pattern)) {
+  for (const piece of info.pieces) {
     if (piece.kind === 'text') {
       path += piece.text;
       continue;
@@ -53,7 +51,7 @@ export function generateUrl(pattern: string, info: RouteInfo | undefined, params
       });
     }
     const value = String(raw);
-    checkConstraint(pattern, info, name, value);
+    if (piece.kind === 'param') checkConstraint(pattern, name, piece.regex, value);
     path +=
       piece.kind === 'wildcard'
         ? value.split('/').map(encodeURIComponent).join('/')
@@ -69,9 +67,8 @@ export function generateUrl(pattern: string, info: RouteInfo | undefined, params
   return search === '' ? path : `${path}?${search}`;
 }
 
-function checkConstraint(pattern: string, info: RouteInfo | undefined, name: string, value: string): void {
-  const source = info?.params.find((p) => p.name === name)?.regex;
-  if (source === null || source === undefined) return;
+function checkConstraint(pattern: string, name: string, source: string | null, value: string): void {
+  if (source === null) return;
   const regex = compile(source);
   if (regex !== null && !regex.test(value)) {
     throw new RouteError(
@@ -84,15 +81,25 @@ function checkConstraint(pattern: string, info: RouteInfo | undefined, name: str
 
 const compiled = new Map<string, RegExp | null>();
 
+/** Rust `regex` constructs that JavaScript reads differently or not at all: a POSIX class (`[[:digit:]]`
+ * is a different class in JavaScript), `\x{41}`, `\A`, `\z`, inline flags `(?i)`. */
+const RUST_ONLY = /\[\[:|\\x\{|\\[Az]|\(\?[a-zA-Z-]+\)/;
+
 /** The engine's constraints are Rust `regex` syntax; the common subset compiles in JavaScript too. A
- * constraint that does not compile here is not checked (the engine still enforces it when matching). */
+ * constraint outside it, or that does not compile here, is not checked (the engine still enforces it when
+ * matching), rather than checked with a different meaning. */
 function compile(source: string): RegExp | null {
   let regex = compiled.get(source);
   if (regex === undefined) {
     regex = null;
+    if (RUST_ONLY.test(source)) {
+      compiled.set(source, null);
+      return null;
+    }
+    const js = source.replace(/\(\?P</g, '(?<');
     for (const flags of ['u', '']) {
       try {
-        regex = new RegExp(`^(?:${source})$`, flags);
+        regex = new RegExp(`^(?:${js})$`, flags);
         break;
       } catch {
         // try the next dialect
@@ -101,61 +108,4 @@ function compile(source: string): RegExp | null {
     compiled.set(source, regex);
   }
   return regex;
-}
-
-/** Splits a pattern into literal text and parameter pieces. */
-function parsePattern(pattern: string): Piece[] {
-  const pieces: Piece[] = [];
-  let text = '';
-  let i = 0;
-  const flush = () => {
-    if (text !== '') pieces.push({ kind: 'text', text });
-    text = '';
-  };
-  while (i < pattern.length) {
-    const ch = pattern[i];
-    if (ch === '*' && i === pattern.length - 1) {
-      flush();
-      pieces.push({ kind: 'wildcard' });
-      i++;
-    } else if (ch === ':' && /[A-Za-z_]/.test(pattern[i + 1] ?? '')) {
-      flush();
-      const name = /^[A-Za-z0-9_]+/.exec(pattern.slice(i + 1))?.[0] ?? '';
-      i = skipConstraint(pattern, i + 1 + name.length);
-      const optional = pattern[i] === '?';
-      if (optional) i++;
-      pieces.push({ kind: 'param', name, optional });
-    } else if (ch === '{') {
-      flush();
-      if (pattern[i + 1] === '^') {
-        pieces.push({ kind: 'regex' });
-        i = pattern.length;
-        continue;
-      }
-      const name = /^[A-Za-z0-9_]+/.exec(pattern.slice(i + 1))?.[0] ?? '';
-      i = skipConstraint(pattern, i + 1 + name.length);
-      const optional = pattern[i] === '?';
-      if (optional) i++;
-      if (pattern[i] === '}') i++;
-      pieces.push({ kind: 'param', name, optional });
-    } else {
-      text += ch;
-      i++;
-    }
-  }
-  flush();
-  return pieces;
-}
-
-/** Skips a `<…>` constraint starting at `i` (nested `<>` as in `(?P<x>…)` included). */
-function skipConstraint(pattern: string, i: number): number {
-  if (pattern[i] !== '<') return i;
-  let depth = 0;
-  for (; i < pattern.length; i++) {
-    const ch = pattern[i];
-    if (ch === '\\') i++;
-    else if (ch === '<') depth++;
-    else if (ch === '>' && --depth === 0) return i + 1;
-  }
-  return i;
 }

@@ -8,8 +8,7 @@
  * common leading pieces. It returns a route id (plus {@link ESCAPED_FLAG} when a value holds `%`), -1,
  * or -2 (ask the wasm engine) / -3 (retry with a slash added) for the caller.
  */
-import { ESCAPED as ESCAPED_FLAG, type RouteInfo } from './engine.js';
-import { type Piece, parsePattern } from './reference/pattern.js';
+import { ESCAPED as ESCAPED_FLAG, type PatternPiece, type RouteInfo } from './engine.js';
 
 /** Routes are tried in turn (within a first-character group), so the cost grows with their number,
  * while the wasm walk's does not. 16 keeps the worst case near one wasm lookup; not tuned further. */
@@ -54,30 +53,29 @@ export type Lookup = (method: string, path: string, spans: Uint32Array) => numbe
 /** A pattern the generated code can match: static text, whole-segment parameters, a trailing `*`. */
 type SimplePiece = { kind: 'static'; text: string } | { kind: 'param' } | { kind: 'wildcard' };
 
-function simplePieces(pattern: string): SimplePiece[] | null {
-  let pieces: Piece[];
-  try {
-    pieces = parsePattern(pattern);
-  } catch {
-    return null;
-  }
+/** The route's pieces (as the core parsed them) when the generated code can match them, else `null`. */
+function simplePieces(pieces: readonly PatternPiece[]): SimplePiece[] | null {
   const out: SimplePiece[] = [];
   for (let i = 0; i < pieces.length; i++) {
-    const piece = pieces[i] as Piece;
+    const piece = pieces[i] as PatternPiece;
     const before = pieces[i - 1];
     const after = pieces[i + 1];
-    if (piece.kind === 'static') {
-      if (piece.text.includes('%')) return null;
+    if (piece.kind === 'text') {
+      // Text with `%` or non-ASCII characters is matched in its percent-encoded form: the engine's.
+      for (let k = 0; k < piece.text.length; k++) {
+        const c = piece.text.charCodeAt(k);
+        if (c > 0x7f || c === PERCENT) return null;
+      }
       out.push({ kind: 'static', text: piece.text });
     } else if (piece.kind === 'param') {
-      if (piece.constraint !== null || piece.optional) return null;
+      if (piece.constraint !== 'none' || piece.optional) return null;
       // A whole segment: after a `/`, and followed by nothing or by a `/`.
-      if (before?.kind !== 'static' || !before.text.endsWith('/')) return null;
-      if (after !== undefined && (after.kind !== 'static' || !after.text.startsWith('/'))) return null;
+      if (before?.kind !== 'text' || !before.text.endsWith('/')) return null;
+      if (after !== undefined && (after.kind !== 'text' || !after.text.startsWith('/'))) return null;
       out.push({ kind: 'param' });
     } else if (piece.kind === 'wildcard') {
       // The wildcard is always last; taken only as a whole segment (`/files/*`, not `/files*`).
-      if (before?.kind !== 'static' || !before.text.endsWith('/')) return null;
+      if (before?.kind !== 'text' || !before.text.endsWith('/')) return null;
       out.push({ kind: 'wildcard' });
     } else {
       return null;
@@ -205,7 +203,7 @@ function methodCode(name: string, statics: Map<string, number>, dynamic: readonl
 export function compileTable(routes: readonly RouteInfo[], trailingSlash: boolean): Lookup | null {
   const byMethod = new Map<string, { statics: Map<string, number>; dynamic: Dynamic[] }>();
   for (const route of routes) {
-    const pieces = simplePieces(route.pattern);
+    const pieces = simplePieces(route.pieces);
     if (pieces === null) return null;
     for (const method of route.methods) {
       let entry = byMethod.get(method);

@@ -1,9 +1,10 @@
 /**
  * The engine interface: what the rest of Arbor needs from a route matcher.
  *
- * Two engines implement it: the WebAssembly engine (`wasm-engine.ts`, the product) and the reference
- * engine (`reference/`, a deliberately simple matcher written in TypeScript) that the conformance suite
- * runs side by side with it (differential testing). Handlers never reach an engine: it stores route ids.
+ * The WebAssembly engine (`wasm-engine.ts`) implements it, with small tables answered by generated code in
+ * front (`compiled-engine.ts`). The test suite adds a reference engine (`tests/support/reference-engine/`,
+ * a deliberately simple matcher written in TypeScript) and runs the conformance tables on all of them
+ * (differential testing). Handlers never reach an engine: it stores route ids.
  */
 
 /** How dynamic routes compete (SPEC §3.2). */
@@ -31,6 +32,36 @@ export interface ParamInfo {
   optional: boolean;
 }
 
+/** How a parameter's value is constrained: not at all, by a shortcut (`int`) or by a regex. */
+export type ConstraintKind = 'none' | 'shortcut' | 'regex';
+
+/**
+ * One piece of a pattern, in textual order, as the core's parser read it. Everything in Arbor that needs
+ * a pattern's structure (URL generation, OpenAPI paths, the generated lookup code, the CLI) reads these:
+ * no other module parses a pattern, so a pattern means the same thing everywhere.
+ *
+ * @example
+ * // '/v1/:name::publish' →
+ * [{ kind: 'text', text: '/v1/' }, { kind: 'param', name: 'name', constraint: 'none', … }, { kind: 'text', text: ':publish' }]
+ */
+export type PatternPiece =
+  /** Literal text as it matches, not percent-encoded (`::` already read as `:`). */
+  | { kind: 'text'; text: string }
+  | {
+      kind: 'param';
+      name: string;
+      constraint: ConstraintKind;
+      /** The shortcut used (`'int'`), if any. */
+      shortcut: string | null;
+      /** The constraint's regex source, the shortcut's expansion included. */
+      regex: string | null;
+      optional: boolean;
+    }
+  /** The trailing `*`: its value is the parameter `'*'`. */
+  | { kind: 'wildcard' }
+  /** A `{^regex$}` block: the source between the braces; one entry per capture group, `null` if unnamed. */
+  | { kind: 'regex'; source: string; captures: (string | null)[] };
+
 /** Route metadata owned by the engine: the single source the exporter, CLI and cache read. */
 export interface RouteInfo {
   /** Dense id in definition order. */
@@ -47,6 +78,8 @@ export interface RouteInfo {
   /** Id of an earlier route that matches every path this one matches (SPEC §3.2). */
   shadowedBy: number | null;
   isStatic: boolean;
+  /** The pattern as the core parsed it. */
+  pieces: PatternPiece[];
 }
 
 export interface Inserted {

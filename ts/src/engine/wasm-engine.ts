@@ -15,6 +15,7 @@ import {
   ESCAPED,
   type Inserted,
   NOT_FOUND,
+  type PatternPiece,
   type RouteInfo,
 } from './engine.js';
 import { encodeNonAscii } from './percent-encoding.js';
@@ -41,6 +42,7 @@ interface WasmBindings {
     from_snapshot(bytes: Uint8Array): WasmEngine;
   };
   wasm_memory(): WebAssembly.Memory;
+  pattern_pieces(pattern: string): string;
 }
 
 declare global {
@@ -212,6 +214,18 @@ function parse<T>(json: string, pattern: string | undefined): T {
   if (error.position !== undefined) details.position = error.position;
   if (error.conflictsWith !== undefined) details.conflictsWith = error.conflictsWith;
   throw new RouteError(error.code, error.message, details);
+}
+
+/**
+ * The pieces of a pattern written somewhere else than a registration (an `@api` tag), read by the core's
+ * parser exactly as a route with that pattern would report them. Throws the `RouteError` its registration
+ * would raise.
+ *
+ * @example
+ * patternPieces('/files/*') // [{ kind: 'text', text: '/files/' }, { kind: 'wildcard' }]
+ */
+export function patternPieces(pattern: string): PatternPiece[] {
+  return parse<PatternPiece[]>(bindings.pattern_pieces(pattern), pattern);
 }
 
 /** Creates an empty WebAssembly engine. */

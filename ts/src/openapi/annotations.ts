@@ -12,7 +12,7 @@
 import type { DocBlock } from './comments.js';
 import { endsJustAbove } from './comments.js';
 import { emitOnce } from './diagnostics.js';
-import { normalisePath } from './paths.js';
+import { normalisePath, piecesKey } from './paths.js';
 import { expandSources, parsedBlock, type SourceFile, sourceFile, toPath } from './source-cache.js';
 import { isAnnotationBlock, type ParsedBlock } from './tags.js';
 import type { AnnotationSet, Diagnostic, OperationDoc, RegisteredRoute, SchemaDoc } from './types.js';
@@ -186,9 +186,8 @@ export function readAnnotations(
   // 1. `@api` blocks and `@schema` blocks anywhere in scanned files; `@api` overrides the positional blocks.
   const byPath = new Map<string, RegisteredRoute[]>();
   for (const route of routes) {
-    for (const key of new Set([normalisePath(route.pattern), normalisePath(route.info.template)])) {
-      byPath.set(key, [...(byPath.get(key) ?? []), route]);
-    }
+    const key = piecesKey(route.info.pieces);
+    byPath.set(key, [...(byPath.get(key) ?? []), route]);
   }
   for (const source of sources.values()) {
     for (const block of source.blocks) {

@@ -5,91 +5,35 @@
  * without it); a wildcard tail becomes a `{wildcard}` parameter; a `{^regex$}` block becomes one `{regex}`
  * parameter carrying the expression.
  *
- * The path's shape comes from the engine's normalised template; the parameters' types from its `params`.
- * The tokenizer reads both spellings (`:name<c>?` and `{name<c>}`), so it also serves to normalise the
- * path of an `@api` tag for matching.
+ * Everything is read from the pieces the core parsed (`RouteInfo.pieces`): this module never parses a
+ * pattern, so `/v1/:name::publish` is `/v1/{name}:publish` here as it is to the matcher. The path of an
+ * `@api` tag is read by the same parser (`patternPieces`).
  */
-import type { ParamInfo } from '../engine/engine.js';
+import type { PatternPiece } from '../engine/engine.js';
+import { patternPieces } from '../engine/wasm-engine.js';
 import type { JsonSchema } from './type-expr.js';
 import type { RegisteredRoute } from './types.js';
 
-type Piece =
-  | { kind: 'literal'; text: string }
-  | { kind: 'param'; name: string; constraint: string | null; optional: boolean }
-  | { kind: 'wildcard' }
-  | { kind: 'regex'; source: string };
-
-/** Index just past the bracket that closes the one at `start`, counting nesting; skips `\` escapes. */
-function closeBracket(text: string, start: number, open: string, close: string): number {
-  let depth = 0;
-  for (let i = start; i < text.length; i++) {
-    const c = text[i];
-    if (c === '\\') i++;
-    else if (c === open) depth++;
-    else if (c === close && --depth === 0) return i + 1;
-  }
-  return text.length;
-}
-
-export function tokenize(pattern: string): Piece[] {
-  const pieces: Piece[] = [];
-  let literal = '';
-  const flush = () => {
-    if (literal !== '') pieces.push({ kind: 'literal', text: literal });
-    literal = '';
-  };
-  let i = 0;
-  while (i < pattern.length) {
-    const c = pattern[i] ?? '';
-    // `{^…$}`, or any brace block that does not start with a name, is a regular-expression block.
-    if (c === '{' && !/[A-Za-z_*]/.test(pattern[i + 1] ?? '')) {
-      flush();
-      const end = closeBracket(pattern, i, '{', '}');
-      pieces.push({ kind: 'regex', source: pattern.slice(i + 1, end - 1) });
-      i = end;
-    } else if (c === '{' || (c === ':' && /[A-Za-z_]/.test(pattern[i + 1] ?? ''))) {
-      flush();
-      const braced = c === '{';
-      let j = i + 1;
-      while (j < pattern.length && /[\w*]/.test(pattern[j] ?? '')) j++;
-      const name = pattern.slice(i + 1, j);
-      let constraint: string | null = null;
-      if (pattern[j] === '<') {
-        const end = closeBracket(pattern, j, '<', '>');
-        constraint = pattern.slice(j + 1, end - 1);
-        j = end;
-      }
-      let optional = false;
-      if (pattern[j] === '?') {
-        optional = true;
-        j++;
-      }
-      if (braced && pattern[j] === '}') j++;
-      pieces.push(name === '*' ? { kind: 'wildcard' } : { kind: 'param', name, constraint, optional });
-      i = j;
-    } else if (c === '*' && i === pattern.length - 1) {
-      flush();
-      pieces.push({ kind: 'wildcard' });
-      i++;
-    } else {
-      literal += c;
-      i++;
-    }
-  }
-  flush();
-  return pieces;
-}
-
-/** A spelling-independent key for a path: `/tasks/:id<int>`, `/tasks/{id}` → `/tasks/{id}`. */
-export function normalisePath(pattern: string): string {
-  return tokenize(pattern)
+/** A spelling-independent key for pieces: `/tasks/:id<int>`, `/tasks/{id}` → `/tasks/{id}`. */
+export function piecesKey(pieces: readonly PatternPiece[]): string {
+  return pieces
     .map((p) => {
-      if (p.kind === 'literal') return p.text;
+      if (p.kind === 'text') return p.text;
       if (p.kind === 'param') return `{${p.name}}`;
       if (p.kind === 'wildcard') return '{*}';
       return `{${p.source}}`;
     })
     .join('');
+}
+
+/** {@link piecesKey} of a path written in an `@api` tag, read as a route pattern; as written when it is
+ * not a valid pattern (it then matches no route, which the caller reports). */
+export function normalisePath(pattern: string): string {
+  try {
+    return piecesKey(patternPieces(pattern));
+  } catch {
+    return pattern;
+  }
 }
 
 export interface PathParameter {
@@ -126,14 +70,17 @@ function uniqueName(wanted: string, taken: Set<string>): string {
   return name;
 }
 
-function variantsOf(pieces: Piece[], infos: ParamInfo[]): PathVariant[] {
-  const byName = new Map(infos.map((p) => [p.name, p]));
-  const taken = new Set(infos.map((p) => p.name));
+function variantsOf(pieces: readonly PatternPiece[]): PathVariant[] {
+  const taken = new Set<string>();
+  for (const p of pieces) {
+    if (p.kind === 'param') taken.add(p.name);
+    else if (p.kind === 'regex') for (const name of p.captures) if (name !== null) taken.add(name);
+  }
   let path = '';
   const params: PathParameter[] = [];
   const variants: PathVariant[] = [];
   for (const piece of pieces) {
-    if (piece.kind === 'literal') {
+    if (piece.kind === 'text') {
       path += piece.text;
       continue;
     }
@@ -143,11 +90,7 @@ function variantsOf(pieces: Piece[], infos: ParamInfo[]): PathVariant[] {
         const short = path.endsWith('/') && path.length > 1 ? path.slice(0, -1) : path;
         variants.push({ path: short, params: [...params] });
       }
-      const info = byName.get(piece.name);
-      const schema = info
-        ? constraintSchema(info.shortcut, info.regex)
-        : constraintSchema(piece.constraint, piece.constraint);
-      params.push({ name: piece.name, schema });
+      params.push({ name: piece.name, schema: constraintSchema(piece.shortcut, piece.regex) });
       path += `{${piece.name}}`;
     } else if (piece.kind === 'wildcard') {
       const name = uniqueName('wildcard', taken);
@@ -182,15 +125,5 @@ function variantsOf(pieces: Piece[], infos: ParamInfo[]): PathVariant[] {
  * openApiPaths(route) // for /tasks/:id<int> → [{ path: '/tasks/{id}', params: [{ name: 'id', schema: { type: 'integer' } }] }]
  */
 export function openApiPaths(route: RegisteredRoute): PathVariant[] {
-  const infos = route.info.params.filter((p) => p.kind !== 'regex-group');
-  const fromTemplate = tokenize(route.info.template || route.pattern);
-  const named = new Set(fromTemplate.flatMap((p) => (p.kind === 'param' ? [p.name] : [])));
-  // Trust the template when it accounts for every parameter; otherwise read the registered pattern.
-  const complete = infos.every((p) => p.kind === 'wildcard' || named.has(p.name));
-  const pieces = complete ? fromTemplate : tokenize(route.pattern);
-  const optionalNames = new Set(infos.filter((p) => p.optional).map((p) => p.name));
-  for (const piece of pieces) {
-    if (piece.kind === 'param' && optionalNames.has(piece.name)) piece.optional = true;
-  }
-  return variantsOf(pieces, infos);
+  return variantsOf(route.info.pieces);
 }

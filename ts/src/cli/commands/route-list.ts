@@ -4,6 +4,7 @@
  */
 import { relative } from 'node:path';
 import type { RegisteredRoute } from '../../app/route.js';
+import type { PatternPiece } from '../../engine/engine.js';
 import { loadApplication, resolveEntry } from '../load-app.js';
 import { columns, paint, write } from '../output.js';
 
@@ -21,6 +22,8 @@ export interface ListedRoute {
   pattern: string;
   /** The OpenAPI-style template (`/posts/{id}`). */
   template: string;
+  /** The pattern as the core parsed it (text, parameters with their constraints, wildcard, regex block). */
+  pieces: PatternPiece[];
   name: string | null;
   middleware: string[];
   handler: string | null;
@@ -60,6 +63,7 @@ export function listRoutes(
         methods: r.methods,
         pattern: r.pattern,
         template: r.info.template,
+        pieces: r.info.pieces,
         name: r.name,
         middleware: r.middleware,
         handler: r.handlerLocation === null ? null : readable(r.handlerLocation),
