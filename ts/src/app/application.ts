@@ -20,6 +20,8 @@ import { RouteError } from '../errors.js';
 import { type FetchInfo, handleFetch } from '../http/fetch-adapter.js';
 import { createNodeListener } from '../http/node-listener.js';
 import { type ArborServer, createArborServer, type ServerOptions } from '../http/server.js';
+import { operationKey, readAnnotations } from '../openapi/annotations.js';
+import { contractDefinitions } from '../openapi/contract.js';
 import type { AnnotationSet } from '../openapi/types.js';
 import { Router, type RouterOptions } from '../router.js';
 import { MiddlewareAliases } from './aliases.js';
@@ -44,6 +46,7 @@ import type { Response } from './response.js';
 import { type RegisteredRoute, Route, type RouteOwner } from './route.js';
 import { MemoryRateLimitStore, throttleFactory } from './throttle.js';
 import { generateUrl, type UrlParams } from './url.js';
+import { ContractCompiler, type RouteValidation, validateOptions } from './validation.js';
 
 let lastCreated: AnyApplication | null = null;
 let lastRun: AnyApplication | null = null;
@@ -75,6 +78,10 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
   #fallback: ResolvedHandler | null = null;
   #infos: RouteInfo[] | null = null;
   #server: ArborServer | null = null;
+  /** Compiled contract checks by route (`validate`), built at start-up or at the route's first request. */
+  readonly #validations = new Map<Route, RouteValidation | null>();
+  #compiler: ContractCompiler | null = null;
+  #annotations: AnnotationSet | null = null;
   readonly #kernel: KernelState;
   readonly #owner: RouteOwner & RouteSink;
 
@@ -131,6 +138,14 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
           this.#chains.set(route, chain);
         }
         return chain;
+      },
+      validation: (route) => {
+        let validation = this.#validations.get(route);
+        if (validation === undefined) {
+          validation = this.#compileValidation(route);
+          this.#validations.set(route, validation);
+        }
+        return validation;
       },
     };
     this.listener = createNodeListener((input) => dispatch(this.#kernel, input), this.#logger);
@@ -224,7 +239,7 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
     const infos = this.#routeInfos();
     return this.#routes.flatMap((route) => {
       const info = infos[route.id];
-      return info === undefined ? [] : [route.describe(info)];
+      return info === undefined ? [] : [route.describe(info, this.#validatesRequests(route))];
     });
   }
 
@@ -263,6 +278,7 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
     lastRun = this;
     registerApplication(this, 'running');
     if (this.#router === null) this.#boot(); // registration errors surface here, before anything is served
+    this.compileValidation(); // so do annotation mistakes, and no request pays for compiling
     const server = this.createServer();
     this.#server = server;
     if (process.env.ARBOR_NO_LISTEN === '1') return server;
@@ -317,6 +333,8 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
         this.#pending.push(methods); // compiled, or taken from the cache, on first use
       else this.#compile(this.#router, route, methods);
       this.#routes.push(route);
+      this.#annotations = null; // a route registered late is read with the others
+      this.#compiler = null;
     } catch (error) {
       throw withCallSite(error, callSite.value);
     }
@@ -392,6 +410,42 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
   #invalidate(): void {
     this.#chains.clear();
     this.#globalChain = null;
+    this.#validations.clear();
+  }
+
+  /**
+   * Compiles every route's contract checks now (`run()` does; otherwise each route's are compiled at its
+   * first request). The annotations come from the route cache when the application started from one,
+   * else from the sources, read once.
+   */
+  compileValidation(): void {
+    for (const route of this.#routes) {
+      if (!this.#validations.has(route)) this.#validations.set(route, this.#compileValidation(route));
+    }
+  }
+
+  #validationConfig(route: Route) {
+    return validateOptions(route.validation ?? this.config.validate);
+  }
+
+  #validatesRequests(route: Route): boolean {
+    const options = this.#validationConfig(route);
+    return options !== null && options.requests !== false;
+  }
+
+  #compileValidation(route: Route): RouteValidation | null {
+    const options = this.#validationConfig(route);
+    if (options === null) return null;
+    const info = this.#routeInfos()[route.id];
+    if (info === undefined) return null;
+    this.#annotations ??= this.cachedAnnotations() ?? readAnnotations(this.routeTable(), { warn: false });
+    this.#compiler ??= new ContractCompiler(contractDefinitions(this.#annotations), this.#logger);
+    const label = `${route.methods.join('|')} ${route.pattern}`;
+    const annotations = this.#annotations;
+    const doc = route.methods
+      .map((method) => annotations.operations[operationKey(method, route.pattern)])
+      .find((found) => found !== undefined);
+    return this.#compiler.compile(label, doc, info.params, options);
   }
 
   #routeInfos(): RouteInfo[] {

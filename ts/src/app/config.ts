@@ -4,6 +4,7 @@ import type { RouterOptions } from '../router.js';
 import type { Logger } from './logger.js';
 import type { TrustProxy } from './proxy.js';
 import type { RateLimitStore } from './throttle.js';
+import type { ValidateConfig } from './validation.js';
 
 /** The `openapi` configuration key (the original's §2.1), read by the OpenAPI exporter. */
 export interface OpenApiConfig {
@@ -48,6 +49,12 @@ export interface ApplicationConfig {
   requestTimeout?: number;
   /** Milliseconds a client has to send the request head before a 408 (default 60,000). */
   headersTimeout?: number;
+  /**
+   * Check requests against their route's annotations before the handler (400 `{ error, code, details }`),
+   * and with `{ responses: true }` responses against their documented schema. A route's own
+   * `.validate(…)` overrides it. Default: off.
+   */
+  validate?: ValidateConfig;
 }
 
 /** `PORT` as a number, `undefined` when unset; a value that is not a port is an error. */

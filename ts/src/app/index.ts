@@ -54,3 +54,10 @@ export {
   throttle,
 } from './throttle.js';
 export { generateUrl, type UrlParams } from './url.js';
+export {
+  RequestValidationError,
+  ResponseValidationError,
+  type ValidateConfig,
+  type ValidateOptions,
+  type ValidationDetail,
+} from './validation.js';

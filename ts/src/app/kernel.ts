@@ -20,6 +20,7 @@ import { VERBS } from './registrar.js';
 import { type HeaderSource, Request } from './request.js';
 import { Response } from './response.js';
 import type { Route } from './route.js';
+import type { RouteValidation } from './validation.js';
 
 /** A request as a transport hands it over. */
 export interface IncomingInput {
@@ -82,6 +83,8 @@ export interface KernelState {
   isKnownMethod(method: string): boolean;
   globalMiddleware(): readonly Middleware[];
   routeMiddleware(route: Route): readonly Middleware[];
+  /** The route's compiled contract checks (`validate`), or `null`. */
+  validation(route: Route): RouteValidation | null;
 }
 
 export function dispatch(state: KernelState, input: IncomingInput): Outcome {
@@ -165,11 +168,25 @@ function route(state: KernelState, input: IncomingInput): Outcome {
 }
 
 function runRoute(state: KernelState, route: Route, req: Request, res: Response): Outcome {
-  return runChain(
-    state.routeMiddleware(route),
-    (current) => then(current.loadBody(), () => bindAndCall(state, route, current, res)),
-    req,
-  );
+  const validation = state.validation(route);
+  const checkRequest = validation?.checkRequest ?? null;
+  const chain = () =>
+    runChain(
+      state.routeMiddleware(route),
+      // Validation needs the body, so it runs where the body is read: after every middleware (an auth
+      // middleware's 401 comes first), before the bindings and the handler.
+      (current) =>
+        then(current.loadBody(), () => {
+          checkRequest?.(current);
+          return bindAndCall(state, route, current, res);
+        }),
+      req,
+    );
+  const checkResponse = validation?.checkResponse ?? null;
+  if (checkResponse === null) return chain();
+  // The route's answer as the client gets it, thrown errors included, is what the document promises.
+  const answered = guarded(chain, (error) => errorResponse(state, error, req.method, req.path));
+  return then(answered, checkResponse);
 }
 
 /** Resolves the route's bound parameters (404 when a resolver finds nothing), then calls the handler. */
@@ -230,7 +247,7 @@ export function errorResponse(
   path: string,
 ): Response {
   if (error instanceof HttpError) {
-    const res = plainError(error.status, error.message);
+    const res = new Response().status(error.status).json(error.toJSON());
     for (const [name, value] of Object.entries(error.headers)) res.header(name, value);
     return res;
   }

@@ -7,6 +7,7 @@ import type { CallSite, LazyCallSite } from './call-site.js';
 import type { AnyGroup } from './group.js';
 import type { ResolvedHandler } from './handler.js';
 import { type MiddlewareRef, referenceLabel, toReferences } from './middleware.js';
+import type { ValidateConfig } from './validation.js';
 
 /** One row of `app.routeTable()`: everything tooling needs to know about a route. */
 export interface RegisteredRoute {
@@ -23,6 +24,8 @@ export interface RegisteredRoute {
   handlerLocation: string | null;
   /** Where the user called `app.get(…)` (or `resource`, `match`, …). */
   callSite: CallSite | null;
+  /** Requests are checked against the annotations (`validate`): the document lists the 400. */
+  validated?: boolean;
 }
 
 /** What a route needs from its application: naming goes through the engine and the name index. */
@@ -43,6 +46,7 @@ export class Route {
   #name: string | null = null;
   #methods: readonly string[] = [];
   #paramNames: readonly string[] = [];
+  #validate: ValidateConfig | undefined;
 
   /** @internal Routes are created by `Application`/`Group` registration methods. */
   constructor(
@@ -91,6 +95,23 @@ export class Route {
     return this.#name;
   }
 
+  /**
+   * Checks this route's requests (and with `{ responses: true }` its responses) against its annotations,
+   * whatever the application's `validate` says; `.validate(false)` turns it off for this route. Chainable.
+   *
+   * @example app.post('/tasks', store).validate();
+   */
+  validate(config: ValidateConfig = true): this {
+    this.#validate = config;
+    this.#owner.invalidate();
+    return this;
+  }
+
+  /** The route's own `validate` setting, if it has one. */
+  get validation(): ValidateConfig | undefined {
+    return this.#validate;
+  }
+
   /** Adds route middleware (names, `'throttle:60,1'`, or functions); it runs after group middleware. */
   middleware(refs: MiddlewareRef | readonly MiddlewareRef[]): this {
     this.#middleware.push(...toReferences(refs));
@@ -109,7 +130,7 @@ export class Route {
     return this.callSite === null ? null : `${this.callSite.file}:${this.callSite.line}`;
   }
 
-  describe(info: RouteInfo): RegisteredRoute {
+  describe(info: RouteInfo, validated = false): RegisteredRoute {
     return {
       id: this.id,
       methods: [...info.methods],
@@ -119,6 +140,7 @@ export class Route {
       middleware: this.middlewareChain().map(referenceLabel),
       handlerLocation: this.handlerLocation(),
       callSite: this.callSite,
+      ...(validated ? { validated: true } : {}),
     };
   }
 }

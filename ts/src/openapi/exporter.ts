@@ -3,6 +3,7 @@
  * route metadata (paths, parameters), the annotations (everything else) and `config.openapi` (info, servers).
  */
 import { isDocsRoute, operationKey, readAnnotations } from './annotations.js';
+import { VALIDATION_PROBLEM_SCHEMA } from './contract.js';
 import { emitOnce } from './diagnostics.js';
 import { generateHtml } from './html.js';
 import { type BuildContext, buildOperation } from './operation.js';
@@ -82,6 +83,34 @@ function schemas(annotations: AnnotationSet, ctx: BuildContext): Record<string, 
   return out;
 }
 
+/**
+ * A validated operation (`validate`) can answer 400 before its handler runs: the document says so. A 400
+ * the annotations already document is kept (the validation body `{ error, code, details }` is meant to
+ * satisfy an `{ error, code }` error schema, whose other properties are not required).
+ */
+function documentValidation(operation: Record<string, unknown>): void {
+  const responses = operation.responses as Record<string, unknown>;
+  if (responses['400'] !== undefined) return;
+  const ordered: Record<string, unknown> = {};
+  let placed = false;
+  for (const [status, response] of Object.entries(responses)) {
+    if (!placed && (status === 'default' || Number(status) > 400)) {
+      ordered['400'] = validationResponse();
+      placed = true;
+    }
+    ordered[status] = response;
+  }
+  if (!placed) ordered['400'] = validationResponse();
+  operation.responses = ordered;
+}
+
+function validationResponse(): Record<string, unknown> {
+  return {
+    description: 'The request does not match the parameters or the body this operation declares',
+    content: { 'application/json': { schema: structuredClone(VALIDATION_PROBLEM_SCHEMA) } },
+  };
+}
+
 export interface ExportResult {
   document: OpenApiDocument;
   /** The annotations' diagnostics and the export's own (undefined schemas and security schemes). */
@@ -122,7 +151,9 @@ export function exportWithDiagnostics(app: DocumentSource, options: ExportOption
         paths[variant.path] = item;
         if (item[method]) continue; // an earlier route already owns this method and path
         const id = claim(route.name ?? generatedId(method, variant.path), method, ids);
-        item[method] = buildOperation(variant, doc, id, ctx);
+        const operation = buildOperation(variant, doc, id, ctx);
+        if (route.validated === true) documentValidation(operation);
+        item[method] = operation;
       }
       for (const tag of doc?.tags ?? []) if (!tagNames.includes(tag)) tagNames.push(tag);
       for (const s of doc?.security ?? []) {

@@ -1,0 +1,275 @@
+/**
+ * Requests (and, on demand, responses) checked against the route's annotations — the same `@param` and
+ * `@response` lines that write its OpenAPI operation (`openapi/contract.ts` turns them into JSON Schema;
+ * ajv compiles each route's schemas once, at start-up). Nothing here is a hand-written type check.
+ *
+ * Parameters arrive as strings, so they are checked with ajv's type coercion (`'42'` is an integer,
+ * `'true'` a boolean, `'4.5'` not an integer); handlers still read the strings. The JSON body is checked
+ * as sent, without coercion.
+ *
+ * @example
+ * const app = new Application({ validate: true });            // every annotated route
+ * app.post('/tasks', store).validate({ responses: 'throw' }); // or one route, responses too
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ParamInfo } from '../engine/engine.js';
+import {
+  type CheckedLocation,
+  type ParamContract,
+  type RouteContract,
+  routeContract,
+} from '../openapi/contract.js';
+import type { JsonSchema } from '../openapi/type-expr.js';
+import type { OperationDoc } from '../openapi/types.js';
+import { HttpError } from './errors.js';
+import type { Logger } from './logger.js';
+import type { Request } from './request.js';
+import type { Response } from './response.js';
+
+/** `validate` in the configuration or on a route. */
+export type ValidateConfig = boolean | ValidateOptions;
+
+export interface ValidateOptions {
+  /** Check requests before the handler (default true). */
+  requests?: boolean;
+  /**
+   * Check responses against the documented schema of their status: `'log'` reports through the logger
+   * (with the route), `'throw'` turns the response into a 500 whose log line says why, `true` throws under
+   * test (`NODE_ENV=test`, which vitest and jest set) and logs otherwise. Default false.
+   */
+  responses?: boolean | 'log' | 'throw';
+}
+
+/** One violation: where, which parameter or body field, and what is wrong. */
+export interface ValidationDetail {
+  in: CheckedLocation | 'body';
+  /** The parameter, or the body field as a path (`tags/0`); `''` for the body itself. */
+  name: string;
+  message: string;
+}
+
+/** The 400 a request that breaks its route's contract gets: `{ error, code: 400, details }`. */
+export class RequestValidationError extends HttpError {
+  readonly details: ValidationDetail[];
+
+  constructor(details: ValidationDetail[]) {
+    super(400, summary(details));
+    this.name = 'RequestValidationError';
+    this.details = details;
+  }
+
+  override toJSON(): { error: string; code: number; details: ValidationDetail[] } {
+    return { error: this.message, code: this.status, details: this.details };
+  }
+}
+
+/** A response that does not match its documented schema (`validate: { responses }`). */
+export class ResponseValidationError extends Error {
+  readonly code = 'RESPONSE_INVALID';
+  readonly route: string;
+  readonly status: number;
+  readonly details: ValidationDetail[];
+
+  constructor(route: string, status: number, details: ValidationDetail[], reason?: string) {
+    super(
+      `${route} answered ${status}, which ${reason ?? `does not match its documented schema: ${details.map((d) => `${d.name || '(body)'} ${d.message}`).join('; ')}`}`,
+    );
+    this.name = 'ResponseValidationError';
+    this.route = route;
+    this.status = status;
+    this.details = details;
+  }
+}
+
+function summary(details: ValidationDetail[]): string {
+  if (details.length > 0 && details.every((d) => d.in === 'body' && d.message === 'is required'))
+    return `Missing required fields: ${details.map((d) => d.name).join(', ')}`;
+  if (details.some((d) => d.in === 'body' && d.name === '' && d.message === 'must be object'))
+    return 'The body must be a JSON object';
+  return `Invalid request: ${details.map((d) => `${d.in} ${d.name ? `${d.name} ` : ''}${d.message}`).join('; ')}`;
+}
+
+/** What the kernel runs for one route; `null` when the route has nothing to check. */
+export interface RouteValidation {
+  /** Throws {@link RequestValidationError}; the body has been read. */
+  checkRequest: ((req: Request) => void) | null;
+  /** Throws or logs a {@link ResponseValidationError}. */
+  checkResponse: ((res: Response) => Response) | null;
+}
+
+/** The compiler shared by an application's routes: one ajv per kind of input. */
+export class ContractCompiler {
+  readonly #params = new Ajv({ allErrors: true, coerceTypes: 'array', strict: false });
+  readonly #json = new Ajv({ allErrors: true, strict: false });
+  readonly #definitions: Record<string, JsonSchema>;
+  readonly #logger: Logger;
+
+  constructor(definitions: Record<string, JsonSchema>, logger: Logger) {
+    this.#definitions = definitions;
+    this.#logger = logger;
+  }
+
+  /** Compiles one route's checks (`label` is `'GET /tasks/:id'`, for reports). */
+  compile(
+    label: string,
+    doc: OperationDoc | undefined,
+    engineParams: readonly ParamInfo[],
+    options: ValidateOptions,
+  ): RouteValidation | null {
+    if (doc === undefined) return null;
+    const contract = routeContract(doc, engineParams);
+    const checkRequest = options.requests === false ? null : this.#requestCheck(contract);
+    const mode = responseMode(options.responses);
+    const checkResponse = mode === null ? null : this.#responseCheck(label, contract, mode);
+    return checkRequest === null && checkResponse === null ? null : { checkRequest, checkResponse };
+  }
+
+  #requestCheck(contract: RouteContract): ((req: Request) => void) | null {
+    // A parameter that is any string and may be absent can never fail: leave it out of the hot path.
+    const params = contract.params.filter(
+      (p) => p.required || !(Object.keys(p.schema).length === 1 && p.schema.type === 'string'),
+    );
+    const validateParams = params.length === 0 ? null : this.#params.compile(paramsSchema(params));
+    const validateBody =
+      contract.body === null ? null : this.#json.compile(this.#withDefinitions(contract.body));
+    if (validateParams === null && validateBody === null) return null;
+    return (req) => {
+      let details: ValidationDetail[] | null = null;
+      if (validateParams !== null) {
+        const input = paramsInput(params, req);
+        if (!validateParams(input)) details = toDetails(validateParams.errors, null);
+      }
+      if (validateBody !== null && !validateBody(req.json<unknown>())) {
+        details = [...(details ?? []), ...toDetails(validateBody.errors, 'body')];
+      }
+      if (details !== null) throw new RequestValidationError(details);
+    };
+  }
+
+  #responseCheck(
+    label: string,
+    contract: RouteContract,
+    mode: 'log' | 'throw',
+  ): ((res: Response) => Response) | null {
+    const documented = Object.keys(contract.responses);
+    if (documented.length === 0) return null;
+    const validators = new Map<string, ValidateFunction | null>();
+    for (const [status, schema] of Object.entries(contract.responses))
+      validators.set(status, schema === null ? null : this.#json.compile(this.#withDefinitions(schema)));
+    const successes = documented.some((s) => s.startsWith('2'));
+    return (res) => {
+      const status = res.getStatus();
+      const key = String(status);
+      const validate = validators.get(key) ?? validators.get('default');
+      let problem: ResponseValidationError | null = null;
+      if (validate === undefined) {
+        // Errors the framework answers (413, 415, a bound 404, …) are not the operation's to document;
+        // a success the operation does not list is.
+        if (successes && key.startsWith('2'))
+          problem = new ResponseValidationError(label, status, [], 'is not a documented status');
+      } else if (validate !== null && status !== 204 && status !== 304) {
+        const body = responseJson(res);
+        if (body === NOT_JSON) {
+          problem = new ResponseValidationError(
+            label,
+            status,
+            [],
+            'has a documented schema but no JSON body',
+          );
+        } else if (!validate(body)) {
+          problem = new ResponseValidationError(label, status, toDetails(validate.errors, 'body'));
+        }
+      }
+      if (problem === null) return res;
+      if (mode === 'throw') throw problem;
+      this.#logger.error(problem.message, problem);
+      return res;
+    };
+  }
+
+  #withDefinitions(schema: JsonSchema): JsonSchema {
+    return { ...schema, definitions: this.#definitions };
+  }
+}
+
+function responseMode(option: ValidateOptions['responses']): 'log' | 'throw' | null {
+  if (option === undefined || option === false) return null;
+  if (option === true) return process.env.NODE_ENV === 'test' ? 'throw' : 'log';
+  return option;
+}
+
+/** `true` → requests only; `false`/absent → `null`; an object as given. */
+export function validateOptions(config: ValidateConfig | undefined): ValidateOptions | null {
+  if (config === undefined || config === false) return null;
+  return config === true ? {} : config;
+}
+
+function paramsSchema(params: readonly ParamContract[]): JsonSchema {
+  const locations: Record<
+    string,
+    { type: 'object'; properties: Record<string, JsonSchema>; required: string[] }
+  > = {};
+  for (const p of params) {
+    const location = locations[p.in] ?? { type: 'object', properties: {}, required: [] };
+    locations[p.in] = location;
+    location.properties[p.name] = p.schema;
+    if (p.required) location.required.push(p.name);
+  }
+  return { type: 'object', properties: locations };
+}
+
+/** The declared parameters' values as ajv sees them: strings, or lists for array parameters. */
+function paramsInput(
+  params: readonly ParamContract[],
+  req: Request,
+): Record<string, Record<string, unknown>> {
+  const input: Record<string, Record<string, unknown>> = { path: {}, query: {}, header: {} };
+  for (const p of params) {
+    let value: unknown;
+    if (p.in === 'path') value = req.param(p.name);
+    else if (p.in === 'query') {
+      if (p.array) {
+        const all = req.queryAll(p.name);
+        value = all.length === 0 ? undefined : all;
+      } else value = req.query(p.name);
+    } else {
+      const header = req.header(p.name);
+      value = p.array && header !== undefined ? header.split(',').map((v) => v.trim()) : header;
+    }
+    if (value !== undefined) (input[p.in] as Record<string, unknown>)[p.name] = value;
+  }
+  return input;
+}
+
+/** ajv's errors as details. `body`: the instance is the body; `null`: `{ path, query, header }`. */
+function toDetails(errors: ErrorObject[] | null | undefined, body: 'body' | null): ValidationDetail[] {
+  const details: ValidationDetail[] = [];
+  for (const error of errors ?? []) {
+    const segments = error.instancePath
+      .split('/')
+      .slice(1)
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const location = body ?? (segments.shift() as CheckedLocation);
+    const missing =
+      error.keyword === 'required' ? (error.params as { missingProperty: string }).missingProperty : null;
+    if (missing !== null) segments.push(missing);
+    const name = segments.join('/');
+    const message = missing !== null ? 'is required' : (error.message ?? 'is invalid');
+    if (!details.some((d) => d.in === location && d.name === name && d.message === message))
+      details.push({ in: location, name, message });
+  }
+  return details;
+}
+
+const NOT_JSON = Symbol('not JSON');
+
+function responseJson(res: Response): unknown {
+  const body = res.getBody();
+  if (typeof body !== 'string' || !/[/+]json\b/i.test(String(res.getHeader('Content-Type') ?? '')))
+    return NOT_JSON;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return NOT_JSON;
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * A route's contract as JSON Schema, from the same annotations that write its OpenAPI operation: what the
+ * framework's validation (`new Application({ validate: true })`, `app/validation.ts`) compiles with ajv.
+ * One reading of the annotations serves the document and the checks, so they cannot disagree.
+ *
+ * Schemas are in the 3.1 spelling (JSON Schema: `type: ['string', 'null']` for nullable), with the
+ * `@schema` components under `definitions` and `$ref`s pointing there.
+ */
+import type { ParamInfo } from '../engine/engine.js';
+import { type JsonSchema, parseType, typeToSchema } from './type-expr.js';
+import type { AnnotationSet, OperationDoc } from './types.js';
+
+/** Where a checked parameter is read. Cookies are documented, not checked. */
+export type CheckedLocation = 'path' | 'query' | 'header';
+
+export interface ParamContract {
+  name: string;
+  in: CheckedLocation;
+  required: boolean;
+  /** The declared type's schema (validated after coercing the string value). */
+  schema: JsonSchema;
+  /** Declared as an array: every value of a repeated query parameter is checked. */
+  array: boolean;
+}
+
+export interface RouteContract {
+  params: ParamContract[];
+  /** The JSON body's schema (an object with the `.body.` fields), or `null` when no field is declared. */
+  body: JsonSchema | null;
+  /** Documented response schemas by status (`'200'`, `'default'`); `null`: documented without a schema. */
+  responses: Record<string, JsonSchema | null>;
+}
+
+const COMPONENTS = '#/components/schemas/';
+const DEFINITIONS = '#/definitions/';
+
+/** The `@schema` components as JSON Schema definitions (what `$ref`s in a contract resolve against). */
+export function contractDefinitions(annotations: AnnotationSet): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  for (const [name, doc] of Object.entries(annotations.schemas)) {
+    const properties: Record<string, JsonSchema> = {};
+    for (const p of doc.properties) {
+      const type = parseType(p.type);
+      if (type !== null) properties[p.name] = toDefinitions(typeToSchema(type, '3.1.0'));
+    }
+    const required = doc.properties.filter((p) => p.required).map((p) => p.name);
+    out[name] = { type: 'object', properties, ...(required.length ? { required } : {}) };
+  }
+  return out;
+}
+
+/**
+ * The contract of one operation. Path parameters with an engine constraint are left out: the route only
+ * matched because the value passed it, and the constraint wins over the annotation in the document too.
+ */
+export function routeContract(doc: OperationDoc, engineParams: readonly ParamInfo[]): RouteContract {
+  const params: ParamContract[] = [];
+  for (const p of doc.params) {
+    if (p.in === 'body' || p.in === 'cookie') continue;
+    if (p.in === 'path') {
+      const engine = engineParams.find((e) => e.name === p.name);
+      if (engine === undefined || engine.regex !== null) continue;
+      if (engine.kind !== 'param' && engine.kind !== 'optional') continue; // a wildcard or a regex group
+    }
+    const type = parseType(p.type);
+    if (type === null) continue;
+    params.push({
+      name: p.in === 'header' ? p.name.toLowerCase() : p.name,
+      in: p.in,
+      // A path parameter is present whenever the route matched; an optional one may be absent.
+      required: p.in === 'path' ? false : p.required,
+      schema: toDefinitions(typeToSchema(type, '3.1.0')),
+      array: type.kind === 'array',
+    });
+  }
+  const fields = doc.params.filter((p) => p.in === 'body');
+  let body: JsonSchema | null = null;
+  if (fields.length > 0) {
+    const properties: Record<string, JsonSchema> = {};
+    for (const p of fields) {
+      const type = parseType(p.type);
+      if (type !== null) properties[p.name] = toDefinitions(typeToSchema(type, '3.1.0'));
+    }
+    const required = fields.filter((p) => p.required).map((p) => p.name);
+    body = { type: 'object', properties, ...(required.length ? { required } : {}) };
+  }
+  const responses: Record<string, JsonSchema | null> = {};
+  for (const r of doc.responses) {
+    const type = r.type === null ? null : parseType(r.type);
+    responses[r.status] = type === null ? null : toDefinitions(typeToSchema(type, '3.1.0'));
+  }
+  return { params, body, responses };
+}
+
+/** Points `$ref`s at `definitions` (a copy). */
+function toDefinitions(schema: JsonSchema): JsonSchema {
+  return JSON.parse(
+    JSON.stringify(schema, (key, value) =>
+      key === '$ref' && typeof value === 'string' && value.startsWith(COMPONENTS)
+        ? DEFINITIONS + value.slice(COMPONENTS.length)
+        : value,
+    ),
+  ) as JsonSchema;
+}
+
+/** The body of the 400 that validation answers, as the document states it. */
+export const VALIDATION_PROBLEM_SCHEMA: JsonSchema = {
+  type: 'object',
+  required: ['error', 'code', 'details'],
+  properties: {
+    error: { type: 'string', description: 'What is wrong, in one sentence' },
+    code: { type: 'integer', description: '400' },
+    details: {
+      type: 'array',
+      description: 'One entry per violation',
+      items: {
+        type: 'object',
+        required: ['in', 'name', 'message'],
+        properties: {
+          in: { type: 'string', enum: ['path', 'query', 'header', 'body'] },
+          name: { type: 'string', description: "The parameter or body field ('' for the body itself)" },
+          message: { type: 'string' },
+        },
+      },
+    },
+  },
+};
