@@ -115,11 +115,32 @@ describe.each(transports)('middleware over $name', (transport) => {
     expect((await c.request('/late/x')).text).toBe('true');
   });
 
-  test('an unknown middleware name is a 500 naming it in the log', async () => {
-    const logger = memoryLogger();
-    const c = await start((app) => app.get('/x', (_req, res) => res.send()).middleware('nope'), { logger });
-    expect((await c.request('/x')).status).toBe(500);
-    expect(logger.errors[0]?.message).toContain("unknown middleware 'nope'");
+  test('an unknown middleware name is an error before anything is served, naming the route and the name', async () => {
+    // Issue 13: it was a 500 for every request of the route. `createServer()` (http) reads `listener`,
+    // the fetch client calls `fetch()`: both check first.
+    const c = await start((app) => {
+      app.alias('auth', (req, handler) => handler.handle(req));
+      app.get('/x', (_req, res) => res.send()).middleware('auht');
+    }).catch((error: unknown) => error);
+    const error =
+      c instanceof Error
+        ? c
+        : await (c as { request(path: string): Promise<unknown> }).request('/x').catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'RouteError', code: 'UNKNOWN_MIDDLEWARE', pattern: '/x' });
+    expect((error as Error).message).toMatch(
+      /^route GET \/x \(.*middleware\.test\.ts:\d+\) uses the middleware 'auht', which no alias defines \(did you mean 'auth'\?\); register it with app\.alias\('auht', fn\)$/,
+    );
+  });
+
+  test('ready() checks the names now; an alias registered after the route still counts', () => {
+    const app = new Application();
+    app.middleware('audit');
+    app.get('/y', (_req, res) => res.send()).middleware('nope');
+    expect(() => app.ready()).toThrow(/^the application uses the middleware 'audit', which no alias defines/);
+    app.alias('audit', (req, handler) => handler.handle(req));
+    expect(() => app.ready()).toThrow(/^route GET \/y .* uses the middleware 'nope'/);
+    app.alias('nope', (req, handler) => handler.handle(req));
+    expect(app.ready()).toBe(app);
   });
 
   test('a factory marked with middlewareFactory is called with no arguments when referenced bare', async () => {

@@ -11,7 +11,8 @@ export type RouteErrorCode =
   | 'SNAPSHOT_INVALID'
   | 'SNAPSHOT_VERSION'
   | 'MISSING_PARAMETER'
-  | 'INVALID_PARAMETER';
+  | 'INVALID_PARAMETER'
+  | 'UNKNOWN_MIDDLEWARE';
 
 export interface RouteErrorDetails {
   pattern?: string;

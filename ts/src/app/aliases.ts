@@ -1,7 +1,8 @@
 /**
  * Named middleware: `alias(name, fnOrFactory)` once, then references by name (`'auth'`,
- * `'throttle:60,1'`) on groups and routes. References are resolved at the first request that needs them
- * and cached per reference string, so an alias may be registered after the routes that use it.
+ * `'throttle:60,1'`) on groups and routes. An alias may be registered after the routes that use it: the
+ * names are checked when the application gets ready to serve (`app.ready()`, see `middleware-check.ts`),
+ * and each reference is resolved once and cached per reference string.
  */
 import {
   isMiddlewareFactory,
@@ -25,6 +26,11 @@ export class MiddlewareAliases {
 
   has(name: string): boolean {
     return this.#aliases.has(name);
+  }
+
+  /** Every alias name, in registration order. */
+  names(): string[] {
+    return [...this.#aliases.keys()];
   }
 
   /** The middleware a reference stands for. Throws (→ 500, logged) when the name is unknown. */

@@ -38,6 +38,7 @@ import {
 import { type BindingResolver, dispatch, type IncomingInput, type KernelState } from './kernel.js';
 import { consoleLogger, type Logger } from './logger.js';
 import { type Middleware, type MiddlewareFactory, type MiddlewareRef, toReferences } from './middleware.js';
+import { checkMiddlewareNames } from './middleware-check.js';
 import type { Bindings, NoBindings } from './params.js';
 import { compileTrust } from './proxy.js';
 import { joinPath, Registrar, VERBS } from './registrar.js';
@@ -75,6 +76,8 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
   readonly #methods = new Set<string>(VERBS);
   readonly #chains = new Map<Route, Middleware[]>();
   #globalChain: Middleware[] | null = null;
+  /** `ready()` checked the table as it is (reset by a registration or a middleware change). */
+  #ready = false;
   #fallback: ResolvedHandler | null = null;
   #infos: RouteInfo[] | null = null;
   #server: ArborServer | null = null;
@@ -148,7 +151,7 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
         return validation;
       },
     };
-    this.listener = createNodeListener((input) => dispatch(this.#kernel, input), this.#logger);
+    this.#listener = createNodeListener((input) => dispatch(this.#kernel, input), this.#logger);
     lastCreated = this;
     registerApplication(this, 'created');
   }
@@ -248,8 +251,31 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
     return Promise.resolve(dispatch(this.#kernel, input));
   }
 
-  /** The node:http request listener: `http.createServer(app.listener)`. */
-  readonly listener: RequestListener;
+  /**
+   * Builds the route table and checks every middleware name now, instead of at a request: a registration
+   * error, or a name no alias defines (`UNKNOWN_MIDDLEWARE`, naming the route), is thrown here. `run()`, the
+   * first use of `listener` and the first `fetch()` call it; call it yourself to fail earlier (in a test).
+   *
+   * @example
+   * app.get('/admin', handler).middleware('auht');
+   * app.ready(); // RouteError: route GET /admin (app.ts:3) uses the middleware 'auht', which no alias defines (did you mean 'auth'?) …
+   */
+  ready(): this {
+    if (this.#router === null) this.#boot();
+    if (!this.#ready) {
+      checkMiddlewareNames(this.#global, this.#routes, this.#aliases);
+      this.#ready = true;
+    }
+    return this;
+  }
+
+  readonly #listener: RequestListener;
+
+  /** The node:http request listener: `http.createServer(app.listener)`. Its first use calls `ready()`. */
+  get listener(): RequestListener {
+    this.ready();
+    return this.#listener;
+  }
 
   /** The same listener, as a method. */
   handler(): RequestListener {
@@ -257,8 +283,16 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
   }
 
   /** Serves a web-standard `Request` (fetch-based runtimes, tests). */
-  readonly fetch = (request: globalThis.Request, info?: FetchInfo): Promise<globalThis.Response> =>
-    handleFetch((input) => this.dispatch(input), request, info);
+  readonly fetch = (request: globalThis.Request, info?: FetchInfo): Promise<globalThis.Response> => {
+    if (!this.#ready) {
+      try {
+        this.ready();
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    return handleFetch((input) => this.dispatch(input), request, info);
+  };
 
   /** A node:http server for this application, not yet listening (timeouts from the configuration). */
   createServer(): ArborServer {
@@ -277,7 +311,7 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
   run(): ArborServer {
     lastRun = this;
     registerApplication(this, 'running');
-    if (this.#router === null) this.#boot(); // registration errors surface here, before anything is served
+    this.ready(); // registration errors and unknown middleware names surface here, before anything is served
     this.compileValidation(); // so do annotation mistakes, and no request pays for compiling
     const server = this.createServer();
     this.#server = server;
@@ -333,6 +367,7 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
         this.#pending.push(methods); // compiled, or taken from the cache, on first use
       else this.#compile(this.#router, route, methods);
       this.#routes.push(route);
+      this.#ready = false;
       this.#annotations = null; // a route registered late is read with the others
       this.#compiler = null;
     } catch (error) {
@@ -408,6 +443,7 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
   }
 
   #invalidate(): void {
+    this.#ready = false;
     this.#chains.clear();
     this.#globalChain = null;
     this.#validations.clear();
