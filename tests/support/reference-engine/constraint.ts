@@ -57,12 +57,37 @@ export function compileConstraint(written: string): Constraint {
   const expansion = Object.hasOwn(SHORTCUTS, written) ? SHORTCUTS[written] : undefined;
   if (expansion === undefined && /^[A-Za-z0-9_]*[A-Za-z][A-Za-z0-9_]*$/.test(written)) {
     // As the core: a bare word is a misspelt shortcut, not the regex of that word.
-    throw new ConstraintError(`unknown constraint shortcut '${written}'`, 0);
+    const names = Object.keys(SHORTCUTS);
+    const near = names
+      .map((name) => ({ name, d: nearness(written, name) }))
+      .filter(({ name, d }) => d <= Math.floor(Math.max(name.length, written.length) / 2))
+      .sort((a, b) => a.d - b.d)[0];
+    const hint = near === undefined ? '' : `did you mean ${near.name}? `;
+    throw new ConstraintError(
+      `unknown constraint shortcut '${written}': ${hint}the shortcuts are ${names.join(', ')}; write a regex such as (?:${written}) to match the word itself`,
+      0,
+    );
   }
   const shortcut = expansion === undefined ? null : written;
   const source = expansion ?? stripAnchors(written);
   const { regex } = compile(source, 'u');
   return { shortcut, source, test: (value) => regex.test(value) };
+}
+
+/** Edit distance, a prefix counting as 0 (`integer` → `int`), as the core decides. */
+function nearness(a: string, b: string): number {
+  if (a.startsWith(b) || b.startsWith(a)) return 0;
+  const x = a.toLowerCase();
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = x[i - 1] === b[j - 1] ? 0 : 1;
+      next.push(Math.min((row[j] ?? 0) + 1, (next[j - 1] ?? 0) + 1, (row[j - 1] ?? 0) + cost));
+    }
+    row = next;
+  }
+  return row[b.length] ?? 0;
 }
 
 /** Compiles the text between the braces of `{^…$}`. Throws {@link ConstraintError}. */
