@@ -221,6 +221,29 @@ describe('where validation runs, and per-route switches', () => {
     expect(reached).toBe(before + 1);
   });
 
+  test("onInvalid answers in the API's own error body", async () => {
+    const app = new Application(
+      withEngine({
+        validate: {
+          onInvalid: (error) => new Response().status(422).json({ problems: error.details.length }),
+        },
+      }),
+    );
+    /**
+     * @param {integer} a.query.required - A
+     * @param {boolean} b.query.required - B
+     */
+    app.get('/own', (_req, res) => res.json({}));
+    const own = await httpTransport.connect(app);
+    try {
+      const reply = await own.request('/own?b=maybe');
+      expect(reply.status).toBe(422);
+      expect(reply.json()).toEqual({ problems: 2 });
+    } finally {
+      await own.close();
+    }
+  });
+
   test('middleware runs first: no token → 401 before the body is validated; the handler never sees a bad body', async () => {
     expect((await client.request('/guarded', { method: 'POST', headers: json, body: '{}' })).status).toBe(
       401,

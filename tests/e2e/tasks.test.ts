@@ -70,7 +70,12 @@ describe.each(transports)('tasks API over $name (original 4.7)', (transport) => 
     async (_label, body) => {
       const reply = await client.request('/tasks', { method: 'POST', headers: json, body });
       expect(reply.status).toBe(400);
-      expect(reply.json()).toEqual({ error: 'The body must be a JSON object', code: 400 });
+      // Validation's answer (issue 17): the original's error and code, and the violation in `details`.
+      expect(reply.json()).toEqual({
+        error: 'The body must be a JSON object',
+        code: 400,
+        details: [{ in: 'body', name: '', message: 'must be object' }],
+      });
       const put = await client.request(`/tasks/${(await create('x')).json().id}`, {
         method: 'PUT',
         headers: json,

@@ -10,6 +10,7 @@ import { Application, type ApplicationConfig, requestLogger } from '../src/app/i
 import { mountReferenceDocs } from './docs.js';
 import { productsCors, registerProducts } from './products/app.js';
 import { API_VERSION, registerTasks } from './tasks/app.js';
+import { REFERENCE_VALIDATION } from './validation.js';
 
 /** Both reference applications mounted on one application. */
 export function createDemoApp(config: ApplicationConfig = {}): Application {
@@ -23,6 +24,7 @@ export function createDemoApp(config: ApplicationConfig = {}): Application {
       },
       servers: [{ url: 'http://localhost:3000', description: 'Local development' }],
     },
+    validate: REFERENCE_VALIDATION,
     ...config,
   });
   app.middleware(requestLogger(config.logger === undefined ? {} : { logger: config.logger }));

@@ -65,9 +65,11 @@ import {
   requestLogger,
 } from '../../src/app/index.js';
 import { mountReferenceDocs } from '../docs.js';
+import { REFERENCE_VALIDATION } from '../validation.js';
 import { bearerAuth, configuredToken } from './auth.js';
 import { Catalog } from './catalog.js';
 import { ProductController } from './controller.js';
+import { PRODUCTS_VALIDATION } from './validation.js';
 
 export interface ProductsOptions {
   catalog?: Catalog;
@@ -95,7 +97,7 @@ function registerApiRoutes(api: Registrar, products: ProductController): void {
    * @response 400 {Error} page or limit is not a positive integer
    * @tags Products
    */
-  api.get('/products', [products, 'index']).name('products.index');
+  api.get('/products', [products, 'index']).name('products.index').validate(PRODUCTS_VALIDATION);
 
   /**
    * @summary Show a product
@@ -105,7 +107,7 @@ function registerApiRoutes(api: Registrar, products: ProductController): void {
    * @response 404 {Error} No product has this id
    * @tags Products
    */
-  api.get('/products/:id<int>', [products, 'show']).name('products.show');
+  api.get('/products/:id<int>', [products, 'show']).name('products.show').validate(PRODUCTS_VALIDATION);
 
   /**
    * @summary Create a product
@@ -123,7 +125,11 @@ function registerApiRoutes(api: Registrar, products: ProductController): void {
    * { "name": "USB-C cable", "price": 9.99, "categoryId": 1 }
    * @tags Products
    */
-  api.post('/products', [products, 'store']).name('products.store').middleware('auth');
+  api
+    .post('/products', [products, 'store'])
+    .name('products.store')
+    .middleware('auth')
+    .validate(PRODUCTS_VALIDATION);
 
   /**
    * @summary Update a product
@@ -140,7 +146,11 @@ function registerApiRoutes(api: Registrar, products: ProductController): void {
    * @security bearerAuth
    * @tags Products
    */
-  api.put('/products/:id<int>', [products, 'update']).name('products.update').middleware('auth');
+  api
+    .put('/products/:id<int>', [products, 'update'])
+    .name('products.update')
+    .middleware('auth')
+    .validate(PRODUCTS_VALIDATION);
 
   /**
    * @summary Delete a product
@@ -151,7 +161,11 @@ function registerApiRoutes(api: Registrar, products: ProductController): void {
    * @security bearerAuth
    * @tags Products
    */
-  api.delete('/products/:id<int>', [products, 'destroy']).name('products.destroy').middleware('auth');
+  api
+    .delete('/products/:id<int>', [products, 'destroy'])
+    .name('products.destroy')
+    .middleware('auth')
+    .validate(PRODUCTS_VALIDATION);
 
   /**
    * @summary List users (v1)
@@ -161,7 +175,7 @@ function registerApiRoutes(api: Registrar, products: ProductController): void {
    * @deprecated true
    * @tags Users
    */
-  api.get('/v1/users', [products, 'usersV1']).name('users.v1');
+  api.get('/v1/users', [products, 'usersV1']).name('users.v1').validate(PRODUCTS_VALIDATION);
 
   /**
    * @summary List users (v2)
@@ -169,7 +183,7 @@ function registerApiRoutes(api: Registrar, products: ProductController): void {
    * @response 200 {array<User>} Users with id, name and e-mail
    * @tags Users
    */
-  api.get('/v2/users', [products, 'usersV2']).name('users.v2');
+  api.get('/v2/users', [products, 'usersV2']).name('users.v2').validate(PRODUCTS_VALIDATION);
 }
 
 export interface ProductsAppOptions extends ProductsOptions {
@@ -192,6 +206,7 @@ export function createProductsApp(options: ProductsAppOptions = {}): Application
       },
       servers: [{ url: 'http://localhost:3000', description: 'Local development' }],
     },
+    validate: REFERENCE_VALIDATION,
     ...options.config,
   });
   const log = options.requestLog ?? options.config?.logger;

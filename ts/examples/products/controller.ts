@@ -1,6 +1,6 @@
 /** The products API handlers, registered with `[controller, 'method']` array callables. */
 import type { Request, Response } from '../../src/app/index.js';
-import type { Catalog } from './catalog.js';
+import type { Catalog, ProductInput } from './catalog.js';
 import { checkCreate, checkUpdate, positiveInt } from './validation.js';
 
 const USERS = [
@@ -41,7 +41,7 @@ export class ProductController {
   }
 
   store(req: Request, res: Response): Response {
-    const checked = checkCreate(req.json());
+    const checked = checkCreate(req.json<ProductInput>());
     if (!checked.ok) return res.status(400).json({ error: checked.error, code: 400, fields: checked.fields });
     const product = this.#catalog.create(checked.value);
     return res.status(201).header('Location', `/api/products/${product.id}`).json(product);
@@ -50,7 +50,7 @@ export class ProductController {
   update(req: Request, res: Response): Response {
     const id = Number(req.param('id'));
     if (this.#catalog.get(id) === undefined) return notFound(res);
-    const checked = checkUpdate(req.json());
+    const checked = checkUpdate(req.json<Partial<ProductInput>>());
     if (!checked.ok) return res.status(400).json({ error: checked.error, code: 400, fields: checked.fields });
     return res.json(this.#catalog.update(id, checked.value));
   }

@@ -25,6 +25,7 @@ import {
   requestLogger,
 } from '../../src/app/index.js';
 import { mountReferenceDocs } from '../docs.js';
+import { REFERENCE_VALIDATION } from '../validation.js';
 import { TaskController } from './controller.js';
 import { TaskStore } from './store.js';
 import { API_VERSION } from './version.js';
@@ -119,6 +120,7 @@ export interface TasksAppOptions extends TasksOptions {
 export function createTasksApp(options: TasksAppOptions = {}): Application {
   const app = new Application({
     openapi: { info: { title: 'Tasks API', version: API_VERSION, description: 'An in-memory task list' } },
+    validate: REFERENCE_VALIDATION,
     ...options.config,
   });
   const log = options.requestLog ?? options.config?.logger;

@@ -1,4 +1,9 @@
-/** The tasks API handlers, as a controller registered with `[controller, 'method']` array callables. */
+/**
+ * The tasks API handlers, as a controller registered with `[controller, 'method']` array callables. The
+ * application validates requests against the annotations in `app.ts` (`validate`), so a handler receives
+ * an object body whose `title` is a string and `completed` a boolean when present, and integer `offset`
+ * and `limit`: what is left here is what the annotations cannot say (a blank or long title, the bounds).
+ */
 import type { Request, Response } from '../../src/app/index.js';
 import { MAX_TITLE_LENGTH, type Task, type TaskStore } from './store.js';
 import { API_VERSION } from './version.js';
@@ -10,19 +15,19 @@ const invalid = (res: Response, error: string) => res.status(400).json({ error, 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+/** The bodies the annotations of `POST /tasks` and `PUT /tasks/:id` admit. */
+type TaskInput = { title: string };
+type TaskChanges = { title?: string; completed?: boolean };
 
-/** Why a title is refused, or `null`. */
-function titleProblem(title: unknown): string | null {
-  if (typeof title !== 'string' || title.trim() === '') return 'must be a non-empty string';
+/** Why a title is refused, or `null` (validation has made it a string). */
+function titleProblem(title: string): string | null {
+  if (title.trim() === '') return 'must be a non-empty string';
   if (title.length > MAX_TITLE_LENGTH) return `must be at most ${MAX_TITLE_LENGTH} characters`;
   return null;
 }
 
-/** `?offset=` / `?limit=`: a non-negative integer (limit from 1 to the maximum), or `null`. */
-function integer(raw: string, min: number, max: number): number | null {
-  if (!/^\d{1,9}$/.test(raw)) return null;
+/** `?offset=` / `?limit=` (validated integers) within bounds, or `null`. */
+function within(raw: string, min: number, max: number): number | null {
   const value = Number(raw);
   return value >= min && value <= max ? value : null;
 }
@@ -39,8 +44,8 @@ export class TaskController {
   }
 
   index(req: Request, res: Response): Response {
-    const offset = integer(req.query('offset', '0'), 0, Number.MAX_SAFE_INTEGER);
-    const limit = integer(req.query('limit', String(DEFAULT_PAGE_SIZE)), 1, MAX_PAGE_SIZE);
+    const offset = within(req.query('offset', '0'), 0, Number.MAX_SAFE_INTEGER);
+    const limit = within(req.query('limit', String(DEFAULT_PAGE_SIZE)), 1, MAX_PAGE_SIZE);
     if (offset === null) return invalid(res, 'offset must be a non-negative integer');
     if (limit === null) return invalid(res, `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`);
     return res.header('X-Total-Count', this.#store.size).json(this.#store.list(offset, limit));
@@ -52,8 +57,7 @@ export class TaskController {
   }
 
   store(req: Request, res: Response): Response {
-    const body = req.json<unknown>();
-    if (!isObject(body)) return invalid(res, 'The body must be a JSON object');
+    const body = req.json<TaskInput>();
     const problem = titleProblem(body.title);
     if (problem !== null) return invalid(res, `The field "title" is required and ${problem}`);
     if (this.#store.full) {
@@ -62,7 +66,7 @@ export class TaskController {
         code: 409,
       });
     }
-    const task = this.#store.create(body.title as string);
+    const task = this.#store.create(body.title);
     return res.status(201).header('Location', `/tasks/${task.id}`).json(task);
   }
 
@@ -70,19 +74,14 @@ export class TaskController {
   update(req: Request, res: Response): Response {
     const id = req.param('id', '');
     if (this.#store.get(id) === undefined) return notFound(res);
-    const body = req.json<unknown>();
-    if (!isObject(body)) return invalid(res, 'The body must be a JSON object');
-    const { title, completed } = body;
+    const { title, completed } = req.json<TaskChanges>();
     const changes: Partial<Pick<Task, 'title' | 'completed'>> = {};
     if (title !== undefined) {
       const problem = titleProblem(title);
       if (problem !== null) return invalid(res, `The field "title" ${problem}`);
-      changes.title = title as string;
+      changes.title = title;
     }
-    if (completed !== undefined) {
-      if (typeof completed !== 'boolean') return invalid(res, 'The field "completed" must be a boolean');
-      changes.completed = completed;
-    }
+    if (completed !== undefined) changes.completed = completed;
     return res.json(this.#store.update(id, changes));
   }
 

@@ -176,10 +176,7 @@ function runRoute(state: KernelState, route: Route, req: Request, res: Response)
       // Validation needs the body, so it runs where the body is read: after every middleware (an auth
       // middleware's 401 comes first), before the bindings and the handler.
       (current) =>
-        then(current.loadBody(), () => {
-          checkRequest?.(current);
-          return bindAndCall(state, route, current, res);
-        }),
+        then(current.loadBody(), () => checkRequest?.(current) ?? bindAndCall(state, route, current, res)),
       req,
     );
   const checkResponse = validation?.checkResponse ?? null;

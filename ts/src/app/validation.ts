@@ -38,6 +38,13 @@ export interface ValidateOptions {
    * test (`NODE_ENV=test`, which vitest and jest set) and logs otherwise. Default false.
    */
   responses?: boolean | 'log' | 'throw';
+  /**
+   * The answer to a request that breaks the contract, when the default 400 `{ error, code, details }`
+   * is not the API's error body (Fastify's `schemaErrorFormatter` plays the same part).
+   *
+   * @example { onInvalid: (error) => new Response().status(400).json({ message: error.message }) }
+   */
+  onInvalid?: (error: RequestValidationError, req: Request) => Response;
 }
 
 /** One violation: where, which parameter or body field, and what is wrong. */
@@ -91,8 +98,8 @@ function summary(details: ValidationDetail[]): string {
 
 /** What the kernel runs for one route; `null` when the route has nothing to check. */
 export interface RouteValidation {
-  /** Throws {@link RequestValidationError}; the body has been read. */
-  checkRequest: ((req: Request) => void) | null;
+  /** Throws {@link RequestValidationError}, or answers with `onInvalid`'s response; the body has been read. */
+  checkRequest: ((req: Request) => Response | null) | null;
   /** Throws or logs a {@link ResponseValidationError}. */
   checkResponse: ((res: Response) => Response) | null;
 }
@@ -118,17 +125,17 @@ export class ContractCompiler {
   ): RouteValidation | null {
     if (doc === undefined) return null;
     const contract = routeContract(doc, engineParams);
-    const checkRequest = options.requests === false ? null : this.#requestCheck(contract);
+    const checkRequest = options.requests === false ? null : this.#requestCheck(contract, options.onInvalid);
     const mode = responseMode(options.responses);
     const checkResponse = mode === null ? null : this.#responseCheck(label, contract, mode);
     return checkRequest === null && checkResponse === null ? null : { checkRequest, checkResponse };
   }
 
-  #requestCheck(contract: RouteContract): ((req: Request) => void) | null {
-    // A parameter that is any string and may be absent can never fail: leave it out of the hot path.
-    const params = contract.params.filter(
-      (p) => p.required || !(Object.keys(p.schema).length === 1 && p.schema.type === 'string'),
-    );
+  #requestCheck(
+    contract: RouteContract,
+    onInvalid: ValidateOptions['onInvalid'],
+  ): ((req: Request) => Response | null) | null {
+    const params = contract.params;
     const validateParams = params.length === 0 ? null : this.#params.compile(paramsSchema(params));
     const validateBody =
       contract.body === null ? null : this.#json.compile(this.#withDefinitions(contract.body));
@@ -142,7 +149,10 @@ export class ContractCompiler {
       if (validateBody !== null && !validateBody(req.json<unknown>())) {
         details = [...(details ?? []), ...toDetails(validateBody.errors, 'body')];
       }
-      if (details !== null) throw new RequestValidationError(details);
+      if (details === null) return null;
+      const error = new RequestValidationError(details);
+      if (onInvalid === undefined) throw error;
+      return onInvalid(error, req);
     };
   }
 
@@ -160,7 +170,8 @@ export class ContractCompiler {
     return (res) => {
       const status = res.getStatus();
       const key = String(status);
-      const validate = validators.get(key) ?? validators.get('default');
+      // `null`: documented without a schema (anything goes); `undefined`: not documented.
+      const validate = validators.has(key) ? validators.get(key) : validators.get('default');
       let problem: ResponseValidationError | null = null;
       if (validate === undefined) {
         // Errors the framework answers (413, 415, a bound 404, …) are not the operation's to document;

@@ -64,11 +64,14 @@ export function routeContract(doc: OperationDoc, engineParams: readonly ParamInf
     }
     const type = parseType(p.type);
     if (type === null) continue;
+    const required = p.in === 'path' ? false : p.required;
+    // Any string, and allowed to be absent: nothing to check.
+    if (!required && type.kind === 'primitive' && type.name === 'string' && !type.nullable) continue;
     params.push({
       name: p.in === 'header' ? p.name.toLowerCase() : p.name,
       in: p.in,
       // A path parameter is present whenever the route matched; an optional one may be absent.
-      required: p.in === 'path' ? false : p.required,
+      required,
       schema: toDefinitions(typeToSchema(type, '3.1.0')),
       array: type.kind === 'array',
     });
@@ -90,6 +93,11 @@ export function routeContract(doc: OperationDoc, engineParams: readonly ParamInf
     responses[r.status] = type === null ? null : toDefinitions(typeToSchema(type, '3.1.0'));
   }
   return { params, body, responses };
+}
+
+/** True when validation can refuse a request to this operation (so the document lists the 400). */
+export function hasRequestChecks(contract: RouteContract): boolean {
+  return contract.params.length > 0 || contract.body !== null;
 }
 
 /** Points `$ref`s at `definitions` (a copy). */

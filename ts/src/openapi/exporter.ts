@@ -3,7 +3,7 @@
  * route metadata (paths, parameters), the annotations (everything else) and `config.openapi` (info, servers).
  */
 import { isDocsRoute, operationKey, readAnnotations } from './annotations.js';
-import { VALIDATION_PROBLEM_SCHEMA } from './contract.js';
+import { hasRequestChecks, routeContract, VALIDATION_PROBLEM_SCHEMA } from './contract.js';
 import { emitOnce } from './diagnostics.js';
 import { generateHtml } from './html.js';
 import { type BuildContext, buildOperation } from './operation.js';
@@ -84,7 +84,8 @@ function schemas(annotations: AnnotationSet, ctx: BuildContext): Record<string, 
 }
 
 /**
- * A validated operation (`validate`) can answer 400 before its handler runs: the document says so. A 400
+ * A validated operation (`validate`) whose annotations give validation something to check can answer 400
+ * before its handler runs: the document says so. A 400
  * the annotations already document is kept (the validation body `{ error, code, details }` is meant to
  * satisfy an `{ error, code }` error schema, whose other properties are not required).
  */
@@ -152,7 +153,12 @@ export function exportWithDiagnostics(app: DocumentSource, options: ExportOption
         if (item[method]) continue; // an earlier route already owns this method and path
         const id = claim(route.name ?? generatedId(method, variant.path), method, ids);
         const operation = buildOperation(variant, doc, id, ctx);
-        if (route.validated === true) documentValidation(operation);
+        if (
+          route.validated === true &&
+          doc !== undefined &&
+          hasRequestChecks(routeContract(doc, route.info.params))
+        )
+          documentValidation(operation);
         item[method] = operation;
       }
       for (const tag of doc?.tags ?? []) if (!tagNames.includes(tag)) tagNames.push(tag);
