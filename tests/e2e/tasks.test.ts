@@ -208,3 +208,30 @@ describe('the task store is bounded (issue 16)', () => {
     expect(new TaskStore().capacity).toBe(MAX_TASKS);
   });
 });
+
+describe('the suite proves the document (issue 17: validate: { responses: true } throws under test)', () => {
+  test('a task that breaks the documented Task schema is a 500 naming the route, not a passing test', async () => {
+    expect(process.env.NODE_ENV).toBe('test');
+    class CorruptStore extends TaskStore {
+      override get(id: string) {
+        const task = super.get(id);
+        return task === undefined ? undefined : { ...task, completed: 'yes' as unknown as boolean };
+      }
+    }
+    const logger = memoryLogger();
+    const app = createTasksApp({
+      store: new CorruptStore(),
+      config: withEngine({ logger }),
+      requestLog: logger,
+    });
+    const created = await app.fetch(
+      new Request('http://x/tasks', { method: 'POST', headers: json, body: '{"title":"t"}' }),
+    );
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    expect((await app.fetch(new Request(`http://x/tasks/${id}`))).status).toBe(500);
+    expect(logger.errors.map((e) => e.message).join('\n')).toMatch(
+      /GET \/tasks\/:id answered 200, which does not match its documented schema: completed must be boolean/,
+    );
+  });
+});
