@@ -95,8 +95,13 @@ class PostController {
     expect(summary('/posts/create')).toBeUndefined();
   });
   it('a plain block above a call registering several routes is reported, not copied', () => {
-    expect(diagnostics.map((d) => [d.code, d.line])).toEqual([
+    expect(diagnostics.filter((d) => d.code !== 'BLOCK_NOT_ATTACHED').map((d) => [d.code, d.line])).toEqual([
       ['AMBIGUOUS_BLOCK', fx.lineOf('Above a resource') - 1],
+    ]);
+  });
+  it('a route block that cannot be attached is reported with the file and line (issue 13)', () => {
+    expect(diagnostics.filter((d) => d.code === 'BLOCK_NOT_ATTACHED').map((d) => d.message)).toEqual([
+      `${fx.file}:${fx.lineOf("app.get('/b'")}: the doc block ending on line ${fx.lineOf('Code in between')} does not document GET /b: a block attaches to the registration on the line right below it (only blank lines may come between)`,
     ]);
   });
 });

@@ -5,6 +5,13 @@
  *
  * Works for TypeScript sources run through tsx or vitest (both install source maps, so frames point at the
  * `.ts` lines) and for compiled JavaScript. `file://` URLs are turned into paths.
+ *
+ * Arbor's own frames come in two forms: where its modules run (`dist/ts/src/…` compiled, `ts/src/…` from
+ * the sources) and, once a source map is applied (`node --enable-source-maps`, tsx, vitest), where the
+ * compiled files came from: `dist/ts/src/app/registrar.js` maps to `ts/src/app/registrar.ts` beside
+ * `dist/`, a file that need not even exist in an installed package. Both are Arbor's. Taking a mapped
+ * frame for the user's made every route's call site `…/app/call-site.ts:38`, and every doc comment was
+ * silently lost.
  */
 import { dirname, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +23,17 @@ export interface CallSite {
 
 /** `ts/src` (or `dist/ts/src` when compiled): frames under it are Arbor's, not the user's. */
 const OWN_ROOT = dirname(dirname(fileURLToPath(import.meta.url))) + sep;
+
+/** The roots of Arbor's frames: where it runs, and, when compiled, the sources its source maps point to
+ * (`<package>/dist/ts/src/` → `<package>/ts/src/`). */
+export function ownRoots(root: string = OWN_ROOT): string[] {
+  const compiled = `${sep}dist${sep}ts${sep}src${sep}`;
+  return root.endsWith(compiled)
+    ? [root, `${root.slice(0, -compiled.length)}${sep}ts${sep}src${sep}`]
+    : [root];
+}
+
+const OWN_ROOTS = ownRoots();
 
 // "    at fn (/a/b.ts:12:5)", "    at /a/b.ts:12:5", "    at async file:///a/b.js:3:1"
 const FRAME = /\(?((?:file:\/\/)?[^\s()]+?):(\d+):\d+\)?\s*$/;
@@ -46,7 +64,11 @@ export class LazyCallSite {
 }
 
 /** @internal Exported for tests: parses a stack and skips Arbor's and Node's own frames. */
-export function firstForeignFrame(stack: string, ownRoot: string = OWN_ROOT): CallSite | null {
+export function firstForeignFrame(
+  stack: string,
+  own: string | readonly string[] = OWN_ROOTS,
+): CallSite | null {
+  const roots = typeof own === 'string' ? ownRoots(own) : own;
   for (const line of stack.split('\n').slice(1)) {
     const match = FRAME.exec(line.trim());
     if (match === null) continue;
@@ -58,7 +80,8 @@ export function firstForeignFrame(stack: string, ownRoot: string = OWN_ROOT): Ca
         continue;
       }
     }
-    if (file.startsWith('node:') || file.startsWith(ownRoot) || !file.includes(sep)) continue;
+    if (file.startsWith('node:') || roots.some((root) => file.startsWith(root)) || !file.includes(sep))
+      continue;
     return { file, line: Number(match[2]) };
   }
   return null;

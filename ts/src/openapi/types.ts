@@ -52,7 +52,8 @@ export type DiagnosticCode =
   | 'DUPLICATE_SCHEMA'
   | 'UNDEFINED_SCHEMA'
   | 'UNDEFINED_SECURITY_SCHEME'
-  | 'SOURCE_UNREADABLE';
+  | 'SOURCE_UNREADABLE'
+  | 'BLOCK_NOT_ATTACHED';
 
 /** A problem found in annotations or at export, always with the file and line it comes from. */
 export interface Diagnostic {
