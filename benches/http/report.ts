@@ -100,7 +100,7 @@ export function renderReport({ summaries, environment, settings }: ReportInput):
     const non2xx = s.runs.reduce((a, r) => a + r.non2xx, 0);
     const checks = s.crashed ? 'CRASHED' : s.failures.length === 0 ? 'pass' : `FAIL (${s.failures.length})`;
     lines.push(
-      `| ${s.name === 'arbor' ? `**${s.label}**` : s.label} | ${thousands(m)} | ${thousands(min(rps))} – ${thousands(max(rps))} | ` +
+      `| ${s.name.startsWith('arbor') ? `**${s.label}**` : s.label} | ${thousands(m)} | ${thousands(min(rps))} – ${thousands(max(rps))} | ` +
         `${fmtRatio(ratio(m, fastify))} | ${fmtRatio(ratio(m, bare))} | ${median(s.runs.map((r) => r.latencyP99)).toFixed(1)} | ` +
         `${median(s.runs.map((r) => r.latencyP50)).toFixed(1)} | ${errors} / ${timeouts} / ${non2xx} | ${checks} |`,
     );
@@ -118,6 +118,18 @@ export function renderReport({ summaries, environment, settings }: ReportInput):
       if (tooShort && other) verdict += ' (short run: indicative only)';
       lines.push(`| ${target.text} | ${fmtRatio(r)} | ${fmtRatio(paired)} | ${verdict} |`);
     }
+  }
+
+  const validated = byName.get('arbor-validated');
+  if (arbor && validated) {
+    // Issue 17: validating requests against the annotations may cost at most 5 % of the throughput.
+    const r = ratio(medianRps(validated), medianRps(arbor));
+    const paired = pairedRatio(validated, arbor);
+    let verdict = r >= 0.95 ? 'met' : 'NOT met';
+    if (tooShort) verdict += ' (short run: indicative only)';
+    lines.push('', '## Cost of validation', '');
+    lines.push('| | ratio of medians | median of per-round ratios | verdict |', '|---|--:|--:|---|');
+    lines.push(`| Arbor + validation ≥ 0.95 × Arbor | ${fmtRatio(r)} | ${fmtRatio(paired)} | ${verdict} |`);
   }
 
   lines.push('', '## Every run', '', `| Round | ${summaries.map((s) => s.label).join(' | ')} |`);
@@ -171,7 +183,7 @@ export function renderReport({ summaries, environment, settings }: ReportInput):
       min: min(s.runs.map((r) => r.latencyP99)),
       max: max(s.runs.map((r) => r.latencyP99)),
     },
-    highlight: s.name === 'arbor',
+    highlight: s.name.startsWith('arbor'),
     flagged: s.failures.length > 0 || s.crashed,
   }));
   const title = `Tasks API over HTTP${tooShort ? ' — short run, not a benchmark' : ''}`;

@@ -8,7 +8,7 @@
  *   npm run bench:http                         5 rounds × 10 s (3 s warm-up each), 100 connections
  *   node --import tsx benches/http/run.ts --smoke        1 round × 2 s: checks the machinery, not a benchmark
  *   options: --rounds N --duration S --warmup S --connections N --pipelining N --mix mixed|read|by-id
- *            --only arbor,fastify --node /path/to/node (servers' Node) --out DIR (default benches/results)
+ *            --only arbor,arbor-validated --node /path/to/node (servers' Node) --out DIR (default benches/results)
  *            --arbor-engine wasm|reference (reference: the TypeScript engine of the differential tests)
  *            --arbor-from auto|dist|src (auto: dist/ when it is up to date, else the sources through tsx)
  */
@@ -32,11 +32,21 @@ interface Contender {
   file: string;
   /** npm package whose version is reported (null: Node itself). */
   pkg: string | null;
+  /** Extra environment for the server process. */
+  env?: Record<string, string>;
 }
 
 /** Arbor first; the bare server is the ceiling and Fastify the bar to clear. */
 const CONTENDERS: Contender[] = [
   { name: 'arbor', label: 'Arbor', file: 'arbor.ts', pkg: null },
+  // The same server validating every request against its annotations: the pair measures what it costs.
+  {
+    name: 'arbor-validated',
+    label: 'Arbor + validation',
+    file: 'arbor.ts',
+    pkg: null,
+    env: { ARBOR_BENCH_VALIDATE: '1' },
+  },
   { name: 'fastify', label: 'Fastify 5', file: 'fastify.ts', pkg: 'fastify' },
   { name: 'hono', label: 'Hono (node-server)', file: 'hono.ts', pkg: 'hono' },
   { name: 'express', label: 'Express 5', file: 'express.ts', pkg: 'express' },
@@ -123,7 +133,7 @@ interface Running {
   exited: boolean;
 }
 
-function startChild(file: string, node: string): ChildProcess {
+function startChild(file: string, node: string, env: Record<string, string> = {}): ChildProcess {
   return spawn(node, ['--import', 'tsx', file], {
     cwd: root,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -132,6 +142,7 @@ function startChild(file: string, node: string): ChildProcess {
       NODE_ENV: 'production',
       ARBOR_BENCH_ENGINE: settings.arborEngine,
       ARBOR_BENCH_FROM: arborSource,
+      ...env,
     },
   });
 }
@@ -162,7 +173,7 @@ function waitForMessage<T>(child: ChildProcess, type: string, timeoutMs: number,
 }
 
 async function startServer(contender: Contender): Promise<Running> {
-  const child = startChild(join(here, 'servers', contender.file), settings.node);
+  const child = startChild(join(here, 'servers', contender.file), settings.node, contender.env);
   const { port } = await waitForMessage<{ port: number }>(child, 'listening', 60_000, contender.label);
   const running: Running = { contender, child, url: `http://127.0.0.1:${port}`, exited: false };
   child.once('exit', () => {
