@@ -115,4 +115,37 @@ export const specificityTables: MatchTable[] = [
       { path: '/k/1/b/', expect: { route: '/k/:a<slug>/*', params: { a: '1', '*': 'b/' } } },
     ],
   },
+  {
+    // Issue 13 item 3, from the peers' own suites; not yet implemented by any engine: inside one segment,
+    // a parameter followed by literal text is one "segment tail" piece, and two tails of the same class
+    // are ordered by definition instead of by §3.2's character-by-character rule (static beats dynamic at
+    // the first character where they differ). Each row runs as a known gap (it.fails) with the reason,
+    // so the day the engines follow the rule the suite says so.
+    name: 'specificity: literal text after a parameter in one segment (peer cases, known gap)',
+    spec: '§3.2 character-by-character rule',
+    options: specificity,
+    routes: ['/foo/:bar.png', '/foo/:bar.png.png', '/{f}o/b', '/{f}oo/b', '/{f}ooo/b', '/{f}oooo/b'],
+    cases: [
+      {
+        // find-my-way, "longer static suffix"
+        path: '/foo/value.png.png',
+        expect: { route: '/foo/:bar.png.png', params: { bar: 'value' } },
+        unsupported: {
+          reference: 'segment tails of one class are compared by definition order, not by character',
+          wasm: 'segment tails of one class are tried in definition order (tree.rs child order)',
+        },
+      },
+      { path: '/foo/value.png', expect: { route: '/foo/:bar.png', params: { bar: 'value' } } },
+      {
+        // matchit, mixed_wildcard_suffix
+        path: '/foooo/b',
+        expect: { route: '/{f}oooo/b', params: { f: 'f' } },
+        unsupported: {
+          reference: 'segment tails of one class are compared by definition order, not by character',
+          wasm: 'segment tails of one class are tried in definition order (tree.rs child order)',
+        },
+      },
+      { path: '/fo/b', expect: { route: '/{f}o/b', params: { f: 'f' } } },
+    ],
+  },
 ];
