@@ -221,6 +221,37 @@ describe('where validation runs, and per-route switches', () => {
     expect(reached).toBe(before + 1);
   });
 
+  test('group.validate() covers the group and its nested groups; a route opts out with validate(false)', async () => {
+    const app = new Application(withEngine());
+    app
+      .group('/g', (g) => {
+        /**
+         * @param {integer} n.query.required - A number
+         */
+        g.get('/a', (_req, res) => res.json({}));
+        g.group('/inner', (inner) => {
+          /**
+           * @param {integer} n.query.required - A number
+           */
+          inner.get('/b', (_req, res) => res.json({}));
+          /**
+           * @param {integer} n.query.required - A number
+           */
+          inner.get('/c', (_req, res) => res.json({})).validate(false);
+        });
+      })
+      .validate();
+    const grouped = await httpTransport.connect(app);
+    try {
+      expect((await grouped.request('/g/a?n=x')).status).toBe(400);
+      expect((await grouped.request('/g/inner/b?n=x')).status).toBe(400);
+      expect((await grouped.request('/g/inner/c?n=x')).status).toBe(200);
+      expect((await grouped.request('/g/a?n=1')).status).toBe(200);
+    } finally {
+      await grouped.close();
+    }
+  });
+
   test("onInvalid answers in the API's own error body", async () => {
     const app = new Application(
       withEngine({

@@ -4,7 +4,8 @@
  * must fail and nothing else may — so a directive that silences the wrong mistake is caught as well.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -17,7 +18,7 @@ const tsc = join(root, 'node_modules', '.bin', 'tsc');
 const scratch: string[] = [];
 
 afterAll(() => {
-  for (const file of scratch) rmSync(file, { force: true });
+  for (const path of scratch) rmSync(path, { force: true, recursive: true });
 });
 
 /** Diagnostics of `file` only (other files of the tree are not this test's subject), as `line: code`. */
@@ -28,7 +29,7 @@ async function diagnostics(file: string): Promise<string[]> {
     config,
     JSON.stringify({
       extends: '../../tsconfig.json',
-      compilerOptions: { noEmit: true, rootDir: '../..' },
+      compilerOptions: { noEmit: true, rootDir: '/', typeRoots: [join(root, 'node_modules', '@types')] },
       files: [file],
       include: [],
     }),
@@ -40,7 +41,7 @@ async function diagnostics(file: string): Promise<string[]> {
   const name = file.slice(file.lastIndexOf('/') + 1);
   return output
     .split('\n')
-    .filter((line) => line.includes(`tests/types/${name}(`))
+    .filter((line) => line.includes(`${name}(`))
     .map((line) => {
       const match = /\((\d+),\d+\): error (TS\d+)/.exec(line);
       return match === null ? line : `${match[1]}: ${match[2]}`;
@@ -61,9 +62,13 @@ describe('route parameter types (tsc --strict)', () => {
       return '';
     });
     expect(expected.length).toBeGreaterThanOrEqual(12);
-    const copy = join(here, `.route-params-stripped-${process.pid}.ts`);
-    scratch.push(copy);
-    writeFileSync(copy, stripped.join('\n'));
+    // Outside the tree, so that a concurrent `tsc -p tsconfig.check.json` never sees the failing copy.
+    const copy = join(mkdtempSync(join(tmpdir(), 'arbor-types-')), 'route-params-stripped.mts');
+    scratch.push(dirname(copy));
+    const source = stripped
+      .join('\n')
+      .replace("'../../ts/src/index.js'", JSON.stringify(join(root, 'ts/src/index.js')));
+    writeFileSync(copy, source);
     const failing = [...new Set((await diagnostics(copy)).map((d) => Number(d.split(':')[0])))];
     expect(failing.sort((a, b) => a - b)).toEqual(expected);
   }, 60_000);

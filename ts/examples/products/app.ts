@@ -81,7 +81,8 @@ export interface ProductsOptions {
 export function registerProducts(app: Application, options: ProductsOptions = {}): void {
   app.alias('auth', bearerAuth(options.token ?? configuredToken()));
   const products = new ProductController(options.catalog ?? new Catalog());
-  app.group('/api', (api) => registerApiRoutes(api, products));
+  // Validated whatever the hosting application says, answering in the products API's error bodies.
+  app.group('/api', (api) => registerApiRoutes(api, products)).validate(PRODUCTS_VALIDATION);
 }
 
 function registerApiRoutes(api: Registrar, products: ProductController): void {
@@ -97,7 +98,7 @@ function registerApiRoutes(api: Registrar, products: ProductController): void {
    * @response 400 {Error} page or limit is not a positive integer
    * @tags Products
    */
-  api.get('/products', [products, 'index']).name('products.index').validate(PRODUCTS_VALIDATION);
+  api.get('/products', [products, 'index']).name('products.index');
 
   /**
    * @summary Show a product
@@ -107,7 +108,7 @@ function registerApiRoutes(api: Registrar, products: ProductController): void {
    * @response 404 {Error} No product has this id
    * @tags Products
    */
-  api.get('/products/:id<int>', [products, 'show']).name('products.show').validate(PRODUCTS_VALIDATION);
+  api.get('/products/:id<int>', [products, 'show']).name('products.show');
 
   /**
    * @summary Create a product
@@ -125,11 +126,7 @@ function registerApiRoutes(api: Registrar, products: ProductController): void {
    * { "name": "USB-C cable", "price": 9.99, "categoryId": 1 }
    * @tags Products
    */
-  api
-    .post('/products', [products, 'store'])
-    .name('products.store')
-    .middleware('auth')
-    .validate(PRODUCTS_VALIDATION);
+  api.post('/products', [products, 'store']).name('products.store').middleware('auth');
 
   /**
    * @summary Update a product
@@ -146,11 +143,7 @@ function registerApiRoutes(api: Registrar, products: ProductController): void {
    * @security bearerAuth
    * @tags Products
    */
-  api
-    .put('/products/:id<int>', [products, 'update'])
-    .name('products.update')
-    .middleware('auth')
-    .validate(PRODUCTS_VALIDATION);
+  api.put('/products/:id<int>', [products, 'update']).name('products.update').middleware('auth');
 
   /**
    * @summary Delete a product
@@ -161,11 +154,7 @@ function registerApiRoutes(api: Registrar, products: ProductController): void {
    * @security bearerAuth
    * @tags Products
    */
-  api
-    .delete('/products/:id<int>', [products, 'destroy'])
-    .name('products.destroy')
-    .middleware('auth')
-    .validate(PRODUCTS_VALIDATION);
+  api.delete('/products/:id<int>', [products, 'destroy']).name('products.destroy').middleware('auth');
 
   /**
    * @summary List users (v1)
@@ -175,7 +164,7 @@ function registerApiRoutes(api: Registrar, products: ProductController): void {
    * @deprecated true
    * @tags Users
    */
-  api.get('/v1/users', [products, 'usersV1']).name('users.v1').validate(PRODUCTS_VALIDATION);
+  api.get('/v1/users', [products, 'usersV1']).name('users.v1');
 
   /**
    * @summary List users (v2)
@@ -183,7 +172,7 @@ function registerApiRoutes(api: Registrar, products: ProductController): void {
    * @response 200 {array<User>} Users with id, name and e-mail
    * @tags Users
    */
-  api.get('/v2/users', [products, 'usersV2']).name('users.v2').validate(PRODUCTS_VALIDATION);
+  api.get('/v2/users', [products, 'usersV2']).name('users.v2');
 }
 
 export interface ProductsAppOptions extends ProductsOptions {

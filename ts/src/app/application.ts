@@ -461,7 +461,7 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
   }
 
   #validationConfig(route: Route) {
-    return validateOptions(route.validation ?? this.config.validate);
+    return validateOptions(route.validation ?? route.group?.validation ?? this.config.validate);
   }
 
   #validatesRequests(route: Route): boolean {

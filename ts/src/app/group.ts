@@ -8,6 +8,7 @@ import { type MiddlewareRef, toReferences } from './middleware.js';
 import type { Bindings, NoBindings } from './params.js';
 import { joinPath, Registrar } from './registrar.js';
 import type { Route } from './route.js';
+import type { ValidateConfig } from './validation.js';
 
 /** What a group needs from its application. */
 export interface RouteSink {
@@ -31,6 +32,7 @@ export class Group<Prefix extends string = string, B extends Bindings = NoBindin
   readonly parent: AnyGroup | null;
   readonly #sink: RouteSink;
   readonly #middleware: MiddlewareRef[] = [];
+  #validate: ValidateConfig | undefined;
 
   /** @internal Created by `group()`. */
   constructor(sink: RouteSink, prefix: string, parent: AnyGroup | null) {
@@ -45,6 +47,23 @@ export class Group<Prefix extends string = string, B extends Bindings = NoBindin
     this.#middleware.push(...toReferences(refs));
     this.#sink.invalidate();
     return this;
+  }
+
+  /**
+   * Validation for every route of the group (and of its nested groups), over the application's `validate`;
+   * a route's own `.validate(…)` and an inner group's win. Chainable.
+   *
+   * @example app.group('/api', (api) => { … }).validate({ responses: true });
+   */
+  validate(config: ValidateConfig = true): this {
+    this.#validate = config;
+    this.#sink.invalidate();
+    return this;
+  }
+
+  /** The validation setting of this group or, failing that, of the nearest outer group that has one. */
+  get validation(): ValidateConfig | undefined {
+    return this.#validate ?? this.parent?.validation;
   }
 
   /** Outer groups' middleware first, then this group's. */
