@@ -252,6 +252,53 @@ describe('where validation runs, and per-route switches', () => {
     }
   });
 
+  test('@body {Schema}: the whole body is checked against the schema, fields beside it add to it', async () => {
+    const app = new Application(withEngine({ validate: true }));
+    /**
+     * @schema Item
+     * @property {string} name.required - Name
+     * @property {?integer} stock - Units, or null
+     * @property {array<Item>} parts - Nested items
+     */
+    /**
+     * @body {Item} - The item
+     */
+    app.post('/items', (req, res) => res.status(201).json(req.json()));
+    /**
+     * @body {Item} optional - The item
+     * @param {boolean} draft.body.required - Not published yet
+     */
+    app.put('/items', (req, res) => res.json(req.json()));
+    const items = await httpTransport.connect(app);
+    const send = (method: string, body: string) => items.request('/items', { method, headers: json, body });
+    try {
+      expect((await send('POST', '{"name":"a","stock":null,"parts":[{"name":"b"}]}')).status).toBe(201);
+      expect((await send('POST', '{}')).json().details).toEqual([
+        { in: 'body', name: 'name', message: 'is required' },
+      ]);
+      expectViolation(await send('POST', '{"name":"a","parts":[{"stock":1}]}'), 'body', 'parts/0/name');
+      expectViolation(await send('POST', '{"name":"a","stock":1.5}'), 'body', 'stock');
+      expect((await send('POST', '[]')).json().error).toBe('The body must be a JSON object');
+      expect((await send('PUT', '{"name":"a","draft":true}')).status).toBe(200);
+      expect((await send('PUT', '{"name":"a"}')).json().details).toEqual([
+        { in: 'body', name: 'draft', message: 'is required' },
+      ]);
+      const document = OpenApiExporter.export(app);
+      const post = document.paths['/items']?.post as { requestBody: Record<string, unknown> };
+      expect(post.requestBody).toEqual({
+        description: 'The item',
+        required: true,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' } } },
+      });
+      const put = document.paths['/items']?.put as { requestBody: { required: boolean; content: unknown } };
+      expect(put.requestBody.required).toBe(true);
+      expect(JSON.stringify(put.requestBody.content)).toContain('"allOf"');
+      expect(await new Validator().validate(document)).toMatchObject({ valid: true });
+    } finally {
+      await items.close();
+    }
+  });
+
   test("onInvalid answers in the API's own error body", async () => {
     const app = new Application(
       withEngine({

@@ -25,7 +25,7 @@ export interface ParamContract {
 
 export interface RouteContract {
   params: ParamContract[];
-  /** The JSON body's schema (an object with the `.body.` fields), or `null` when no field is declared. */
+  /** The JSON body's schema (`@body`, and an object with the `.body.` fields), or `null` when none is declared. */
   body: JsonSchema | null;
   /** Documented response schemas by status (`'200'`, `'default'`); `null`: documented without a schema. */
   responses: Record<string, JsonSchema | null>;
@@ -86,6 +86,12 @@ export function routeContract(doc: OperationDoc, engineParams: readonly ParamInf
     }
     const required = fields.filter((p) => p.required).map((p) => p.name);
     body = { type: 'object', properties, ...(required.length ? { required } : {}) };
+  }
+  // `@body {Type}`: the whole body, with the fields beside it if any (as the document's allOf).
+  const whole = doc.body === undefined ? null : parseType(doc.body.type);
+  if (whole !== null) {
+    const schema = toDefinitions(typeToSchema(whole, '3.1.0'));
+    body = body === null ? schema : { allOf: [schema, body] };
   }
   const responses: Record<string, JsonSchema | null> = {};
   for (const r of doc.responses) {

@@ -47,14 +47,21 @@ function pathParameters(variant: PathVariant, doc: OperationDoc | undefined, ctx
 
 function requestBody(doc: OperationDoc, ctx: BuildContext): Record<string, unknown> | null {
   const body = doc.params.filter((p) => p.in === 'body');
-  if (body.length === 0 && doc.requestExample === undefined) return null;
+  if (body.length === 0 && doc.body === undefined && doc.requestExample === undefined) return null;
   const properties: Record<string, JsonSchema> = {};
   for (const p of body) properties[p.name] = schemaOf(p.type, ctx, doc.file, p.line, describe(p.description));
   const required = body.filter((p) => p.required).map((p) => p.name);
-  const schema: JsonSchema = { type: 'object', properties, ...(required.length ? { required } : {}) };
+  const fields: JsonSchema = { type: 'object', properties, ...(required.length ? { required } : {}) };
+  // `@body {Type}` is the whole body; `.body.` fields beside it add to it (both must hold).
+  const whole = doc.body === undefined ? null : schemaOf(doc.body.type, ctx, doc.file, doc.body.line);
+  const schema: JsonSchema = whole === null ? fields : body.length === 0 ? whole : { allOf: [whole, fields] };
   const media: Record<string, unknown> = { schema };
   if (doc.requestExample !== undefined) media.example = doc.requestExample;
-  return { required: required.length > 0, content: { 'application/json': media } };
+  return {
+    ...(doc.body?.description ? { description: doc.body.description } : {}),
+    required: required.length > 0 || doc.body?.required === true,
+    content: { 'application/json': media },
+  };
 }
 
 function responses(doc: OperationDoc | undefined, ctx: BuildContext): Record<string, unknown> {

@@ -31,6 +31,7 @@ const OPERATION_TAGS = new Set([
   'summary',
   'description',
   'param',
+  'body',
   'produces',
   'response',
   'security',
@@ -67,6 +68,7 @@ function splitTags(block: DocBlock): { leading: string; tags: RawTag[] } {
 const PARAM = /^\{([^}]+)\}\s+([^\s.{}]+)\.([A-Za-z]+)(?:\.([A-Za-z]+))?(?:\s+-?\s*([\s\S]*))?$/;
 const RESPONSE = /^(\d{3}|[1-5]XX|default)(?:\s+\{([^}]+)\})?(?:\s+-?\s*([\s\S]*))?$/;
 const PROPERTY = /^\{([^}]+)\}\s+([^\s.{}]+)(?:\.(required|optional))?(?:\s+-?\s*([\s\S]*))?$/;
+const BODY = /^\{([^}]+)\}(?:\s+(required|optional)\b)?(?:\s+-?\s*([\s\S]*))?$/;
 const LOCATIONS: readonly string[] = ['path', 'query', 'header', 'cookie', 'body'];
 
 /**
@@ -212,6 +214,24 @@ export function parseBlock(block: DocBlock, file: string): ParsedBlock {
           description: (m[5] ?? '').trim(),
           line: tag.line,
         });
+        return;
+      }
+      case 'body': {
+        const m = BODY.exec(tag.text);
+        if (!m || parseType(m[1] ?? '') === null) {
+          report(
+            'MALFORMED_TAG',
+            tag.line,
+            `malformed @body "${tag.head}" (expected "{Type} [required|optional] - text")`,
+          );
+          return;
+        }
+        op.body = {
+          type: (m[1] ?? '').trim(),
+          required: m[2] !== 'optional',
+          description: (m[3] ?? '').trim(),
+          line: tag.line,
+        };
         return;
       }
       case 'produces':

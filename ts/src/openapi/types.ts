@@ -84,11 +84,21 @@ export interface ResponseDoc {
   line: number;
 }
 
+/** `@body {Type} [required|optional] - text`: the JSON body as one schema (default required). */
+export interface BodyDoc {
+  type: string;
+  required: boolean;
+  description: string;
+  line: number;
+}
+
 /** Everything one annotation block says about an operation. */
 export interface OperationDoc {
   summary?: string;
   description?: string;
   params: ParamDoc[];
+  /** The whole JSON body's type (`@body`); `.body.` params add fields to it. */
+  body?: BodyDoc;
   produces: string[];
   responses: ResponseDoc[];
   security: { scheme: string; line: number }[];
