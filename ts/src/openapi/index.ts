@@ -7,6 +7,7 @@ export { clearSourceCache } from './source-cache.js';
 export { swaggerUiVersion } from './swagger-ui.js';
 export type {
   AnnotationSet,
+  BodyDoc,
   Diagnostic,
   DiagnosticCode,
   DocumentSource,
