@@ -118,7 +118,8 @@ app.run();
       expect(JSON.parse(list.stdout)).toMatchObject([{ pattern: '/bare/:id<int>' }]);
       const cache = await demo.arbor(['route:cache', '--app', 'server.ts'], { compiled: true });
       expect(cache.code, cache.stderr).toBe(0);
-      const probe = await demo.probe([['GET', '/tasks']]);
+      // The cache is switched on explicitly (ARBOR_ROUTE_CACHE or `routeCache`): a start never probes the disk.
+      const probe = await demo.probe([['GET', '/tasks']], { ARBOR_ROUTE_CACHE: demo.cacheFile });
       expect(probe.cached).toBe(true);
       expect(probe.responses[0]?.status).toBe(200);
     },

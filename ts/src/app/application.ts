@@ -14,7 +14,6 @@
 import type { RequestListener } from 'node:http';
 import { RouteCacheBoot } from '../cache/boot.js';
 import { tableOptions } from '../cache/fingerprint.js';
-import { registerApplication } from '../cache/registry.js';
 import type { RouteInfo } from '../engine/engine.js';
 import { RouteError } from '../errors.js';
 import { type FetchInfo, handleFetch } from '../http/fetch-adapter.js';
@@ -42,6 +41,7 @@ import { checkMiddlewareNames } from './middleware-check.js';
 import type { Bindings, NoBindings } from './params.js';
 import { compileTrust } from './proxy.js';
 import { joinPath, Registrar, VERBS } from './registrar.js';
+import { registerApplication, registeredApplication } from './registry.js';
 import type { Request } from './request.js';
 import type { Response } from './response.js';
 import { type RegisteredRoute, Route, type RouteOwner } from './route.js';
@@ -49,16 +49,13 @@ import { MemoryRateLimitStore, throttleFactory } from './throttle.js';
 import { generateUrl, type UrlParams } from './url.js';
 import { ContractCompiler, type RouteValidation, validateOptions } from './validation.js';
 
-let lastCreated: AnyApplication | null = null;
-let lastRun: AnyApplication | null = null;
-
 /**
  * `B` holds the value types of the bindings registered so far (`bind()` returns the application typed
  * with one more), so handlers' bound arguments are typed.
  */
 export class Application<B extends Bindings = NoBindings> extends Registrar<'', B> {
   readonly config: Readonly<ApplicationConfig>;
-  /** `null` while registration is deferred: a route cache file exists, the router is built on first use. */
+  /** `null` while registration is deferred: the route cache is on, the router is built on first use. */
   #router: Router<Route> | null = null;
   readonly #routerOptions: RouterOptions;
   #cache: RouteCacheBoot | null;
@@ -100,9 +97,9 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
       // The application warns itself, through its logger and with the file:line of both routes.
       onShadowed: () => {},
     };
-    // The route cache (docs/CLI.md): with a cache file, registration is recorded and compiled on first use.
+    // The route cache (docs/CLI.md), when switched on: registration is recorded and compiled on first use.
     // A custom engine cannot load snapshots, so it always compiles eagerly.
-    this.#cache = engine === undefined ? RouteCacheBoot.open(undefined) : null;
+    this.#cache = engine === undefined ? RouteCacheBoot.configure(config.routeCache) : null;
     if (this.#cache === null) this.#router = new Router<Route>(this.#routerOptions);
     this.#aliases.set('throttle', throttleFactory(config.rateLimitStore ?? new MemoryRateLimitStore()));
     // A trustProxy entry that is not an address, a subnet or a name is a start-up error, not a request-time one.
@@ -152,7 +149,6 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
       },
     };
     this.#listener = createNodeListener((input) => dispatch(this.#kernel, input), this.#logger);
-    lastCreated = this;
     registerApplication(this, 'created');
   }
 
@@ -169,7 +165,7 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
 
   /** The application `route()` and tooling use: the last one that called `run()`, else the last created. */
   static current(): AnyApplication | null {
-    return lastRun ?? lastCreated;
+    return registeredApplication() as AnyApplication | null;
   }
 
   /**
@@ -309,7 +305,6 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
    * `ARBOR_NO_LISTEN=1` (the CLI's mode) it registers nothing more and does not listen. Call it last.
    */
   run(): ArborServer {
-    lastRun = this;
     registerApplication(this, 'running');
     this.ready(); // registration errors and unknown middleware names surface here, before anything is served
     this.compileValidation(); // so do annotation mistakes, and no request pays for compiling

@@ -55,6 +55,14 @@ export interface ApplicationConfig {
    * `.validate(…)` overrides it. Default: off.
    */
   validate?: ValidateConfig;
+  /**
+   * The route cache written by `arbor route:cache` (docs/CLI.md): a file path, or `true` for
+   * `ARBOR_ROUTE_CACHE`, else `<project>/.arbor/routes.cache`. When on, registration is recorded and the
+   * router is built on first use, from the cache when it matches the routes registered (else compiled,
+   * with one warning). `false`: never. Default: on only when `ARBOR_ROUTE_CACHE` names a file (`off`
+   * switches it off), so creating an application reads no file unless asked to.
+   */
+  routeCache?: string | boolean;
 }
 
 /** `PORT` as a number, `undefined` when unset; a value that is not a port is an error. */

@@ -1,6 +1,7 @@
 /**
- * A process-wide record of the applications created and started, so the CLI can find the application an
- * entry module builds even when the module exports nothing (it just calls `app.run()`).
+ * The one record of "the current application": the last one created and the last one started. The CLI
+ * finds the application an entry module builds through it (even when the module exports nothing and just
+ * calls `app.run()`), and `route()` / `Application.current()` read it.
  *
  * It lives on `globalThis` under a registered symbol, not in module scope, because the CLI and the
  * application may load two copies of Arbor in one process (the compiled CLI in `dist/` and a TypeScript

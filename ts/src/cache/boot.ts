@@ -1,19 +1,21 @@
 /**
  * The start-up side of the route cache: what `Application` calls when it builds its router.
  *
- * When a cache file is configured or present, the application records registrations instead of compiling
- * them, and on first use (first request, `routeTable()`, `run()`) calls {@link RouteCacheBoot.load} with
+ * The cache is switched on explicitly — the application's `routeCache` key, or `ARBOR_ROUTE_CACHE` naming a
+ * file (what a deployment sets after `arbor route:cache`) — and deciding that touches no file: creating an
+ * application never probes the disk. When it is on, the application records registrations instead of
+ * compiling them, and on first use (first request, `routeTable()`, `run()`) calls {@link RouteCacheBoot.load} with
  * the routes in order. A cache whose fingerprint matches gives a router rebuilt from the snapshot (no
  * pattern parsed or compiled) and the annotations read at `route:cache` time. Anything else — stale,
  * corrupt, another format or Arbor version — warns once and returns `null`: the application compiles the
  * routes it was given. Stale routes are never served.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { AnnotationSet } from '../openapi/types.js';
 import { Router } from '../router.js';
 import { fingerprint, type RouteKey, type TableOptions } from './fingerprint.js';
 import { CacheFormatError, type DecodedCache, decodeCache, parseSection } from './format.js';
-import { resolveCachePath } from './location.js';
+import { CACHE_ENV, OFF, resolveCachePath } from './location.js';
 import { arborVersion } from './version.js';
 
 /** `process.emitWarning` codes, for `process.on('warning')` listeners and `--no-warnings=CODE`. */
@@ -43,19 +45,38 @@ function warnOnce(code: RouteCacheWarningCode, file: string, why: string): void 
 }
 
 export class RouteCacheBoot {
-  readonly file: string;
+  readonly #configured: string | true;
+  readonly #env: NodeJS.ProcessEnv;
+  #file: string | null = null;
 
-  private constructor(file: string) {
-    this.file = file;
+  private constructor(configured: string | true, env: NodeJS.ProcessEnv) {
+    this.#configured = configured;
+    this.#env = env;
   }
 
   /**
-   * The cache to try at start-up, or `null` when none is configured or the file does not exist (then
-   * registration compiles eagerly, as without a cache). `configured` is the application's `routeCache`.
+   * The cache to try at start-up, or `null` when it is off (then registration compiles eagerly). On with
+   * `configured` `true` (`ARBOR_ROUTE_CACHE`, else the default location) or a path, or with
+   * `ARBOR_ROUTE_CACHE` naming a file; off with `false`, `ARBOR_ROUTE_CACHE=off`, or neither. Reads no file.
    */
-  static open(configured: string | false | undefined): RouteCacheBoot | null {
-    const file = resolveCachePath(configured);
-    return file !== null && existsSync(file) ? new RouteCacheBoot(file) : null;
+  static configure(
+    configured: string | boolean | undefined,
+    env: NodeJS.ProcessEnv = process.env,
+  ): RouteCacheBoot | null {
+    if (configured === false) return null;
+    if (typeof configured === 'string' && configured !== '') return new RouteCacheBoot(configured, env);
+    const fromEnv = env[CACHE_ENV];
+    const envOn = fromEnv !== undefined && fromEnv !== '' && !OFF.has(fromEnv.toLowerCase());
+    if (configured === true)
+      return fromEnv !== undefined && fromEnv !== '' && !envOn ? null : new RouteCacheBoot(true, env);
+    return envOn ? new RouteCacheBoot(true, env) : null;
+  }
+
+  /** The cache file (resolved on first use: the default location looks for the project's `package.json`). */
+  get file(): string {
+    this.#file ??=
+      resolveCachePath(this.#configured === true ? undefined : this.#configured, undefined, this.#env) ?? '';
+    return this.#file;
   }
 
   /** The cached router when the cache was written for exactly these routes and options, else `null`. */
@@ -64,7 +85,7 @@ export class RouteCacheBoot {
     try {
       cache = decodeCache(readFileSync(this.file));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null; // removed since open(): no cache
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null; // no cache file: compile
       if (error instanceof CacheFormatError && error.reason === 'version') {
         warnOnce('ARBOR_ROUTE_CACHE_VERSION', this.file, `was written in another format (${error.message})`);
       } else {

@@ -1,4 +1,11 @@
 // The route cache: file format, fingerprint, location, the start-up hook and the writer. See docs/CLI.md.
+
+// The registry belongs to the application; re-exported here, where it used to live.
+export {
+  clearRegisteredApplications,
+  registerApplication,
+  registeredApplication,
+} from '../app/registry.js';
 export { type CacheHit, RouteCacheBoot, type RouteCacheWarningCode } from './boot.js';
 export {
   fingerprint,
@@ -25,7 +32,6 @@ export {
   projectRoot,
   resolveCachePath,
 } from './location.js';
-export { clearRegisteredApplications, registerApplication, registeredApplication } from './registry.js';
 export { arborVersion } from './version.js';
 export {
   type BuildOptions,

@@ -1,6 +1,6 @@
 /**
  * Where the route cache lives. In order:
- * 1. the application's `routeCache` config key (a path, or `false` for no cache);
+ * 1. the application's `routeCache` config key (a path; `false` for no cache; `true` for what follows);
  * 2. the `ARBOR_ROUTE_CACHE` environment variable (a path, or `off` for no cache);
  * 3. `<project>/.arbor/routes.cache`, where `<project>` is the nearest directory at or above the entry
  *    module that holds a `package.json` (else the entry module's own directory).
@@ -15,7 +15,8 @@ export const CACHE_ENV = 'ARBOR_ROUTE_CACHE';
 export const DEFAULT_CACHE_DIR = '.arbor';
 export const DEFAULT_CACHE_FILE = 'routes.cache';
 
-const OFF = new Set(['off', 'false', '0', 'none']);
+/** `ARBOR_ROUTE_CACHE` values that switch the cache off. */
+export const OFF: ReadonlySet<string> = new Set(['off', 'false', '0', 'none']);
 
 /** The nearest directory at or above `start` that holds a `package.json`, else `start`. */
 export function projectRoot(start: string): string {

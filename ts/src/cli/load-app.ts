@@ -12,9 +12,9 @@
 import { existsSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { registeredApplication } from '../app/registry.js';
 import type { RegisteredRoute } from '../app/route.js';
 import { CACHE_ENV } from '../cache/location.js';
-import { registeredApplication } from '../cache/registry.js';
 import type { Order } from '../engine/engine.js';
 import type { ExportOptions, OpenApiConfig } from '../openapi/types.js';
 import { CliError, EXIT_FAILURE, usageError } from './errors.js';
