@@ -2,6 +2,10 @@
  * The request pipeline, transport-neutral: the node:http listener and the fetch adapter both turn their
  * request into an {@link IncomingInput} and write back the {@link Response} this returns. It never throws.
  *
+ * The kernel is built once, when the application gets ready to serve. The router's value for each route
+ * is its {@link RouteContext}, so one `find()` yields the chain, handler, bindings and checks; the kernel
+ * reads nothing else from the application per request.
+ *
  * Order: target checks (414, 400) → routing (HEAD via GET, trailing-slash redirect, malformed escapes →
  * 400) → application middleware → [matched route: group and route middleware → body (413/400/415) →
  * bindings (404) → handler] or [automatic OPTIONS 204 / 405 / 501 / body → fallback / 404]. The body is
@@ -11,6 +15,7 @@
  */
 import type { Router } from '../router.js';
 import { type ParsedBody, parseBody } from './body.js';
+import type { RouteContracts } from './contracts.js';
 import { errorBody, HttpError } from './errors.js';
 import type { ResolvedHandler } from './handler.js';
 import type { Logger } from './logger.js';
@@ -19,8 +24,8 @@ import { clientAddress, type TrustProxy } from './proxy.js';
 import { VERBS } from './registrar.js';
 import { type HeaderSource, Request } from './request.js';
 import { Response } from './response.js';
-import type { Route } from './route.js';
-import type { RouteValidation } from './validation.js';
+import type { BindingResolver, RouteContext } from './route-context.js';
+import type { RouteTable } from './route-table.js';
 
 /** A request as a transport hands it over. */
 export interface IncomingInput {
@@ -61,8 +66,7 @@ function guarded(step: () => Outcome, onError: (error: unknown) => Response): Ou
   }
 }
 
-/** `(raw, req) => value`; `null`/`undefined` answers 404. */
-export type BindingResolver = (value: string, req: Request) => unknown;
+export type { BindingResolver } from './route-context.js';
 
 export interface KernelSettings {
   bodyLimit: number;
@@ -73,147 +77,213 @@ export interface KernelSettings {
   trustProxy: TrustProxy | null;
 }
 
-/** What the kernel reads from the application at each request. */
-export interface KernelState {
-  readonly router: Router<Route>;
-  readonly settings: KernelSettings;
+/** What the kernel is built from. */
+export interface KernelParts {
+  router: Router<RouteContext>;
+  /** Read for what a request may need beyond its route: global middleware, known methods, fallback. */
+  table: RouteTable;
+  contracts: RouteContracts;
+  settings: KernelSettings;
+  logger: Logger;
+}
+
+export class Kernel {
+  readonly #router: Router<RouteContext>;
+  readonly #table: RouteTable;
+  readonly #contracts: RouteContracts;
+  readonly #settings: KernelSettings;
   readonly logger: Logger;
-  readonly bindings: ReadonlyMap<string, BindingResolver>;
-  readonly fallback: ResolvedHandler | null;
-  isKnownMethod(method: string): boolean;
-  globalMiddleware(): readonly Middleware[];
-  routeMiddleware(route: Route): readonly Middleware[];
-  /** The route's compiled contract checks (`validate`), or `null`. */
-  validation(route: Route): RouteValidation | null;
-}
+  #global: readonly Middleware[] | null = null;
 
-export function dispatch(state: KernelState, input: IncomingInput): Outcome {
-  const outcome = guarded(
-    () => route(state, input),
-    (error) => errorResponse(state, error, input.method, input.target),
-  );
-  return outcome instanceof Response
-    ? finalize(outcome, input.method)
-    : outcome.then((res) => finalize(res, input.method));
-}
-
-function route(state: KernelState, input: IncomingInput): Outcome {
-  const { method } = input;
-  const { router, settings } = state;
-  if (input.target.length > settings.maxUrlLength) {
-    return plainError(414, `Request target longer than ${settings.maxUrlLength} characters`);
+  constructor(parts: KernelParts) {
+    this.#router = parts.router;
+    this.#table = parts.table;
+    this.#contracts = parts.contracts;
+    this.#settings = parts.settings;
+    this.logger = parts.logger;
   }
-  const target = splitTarget(input.target);
-  if (target === null) {
-    if (input.target === '*' && method === 'OPTIONS')
-      return new Response().status(204).header('Allow', VERBS.join(', '));
-    // `CONNECT host:port` asks for a tunnel: this server is no proxy (RFC 9110 §9.3.6).
-    if (method === 'CONNECT') return plainError(501, 'CONNECT tunnels are not implemented');
-    return plainError(400, 'Malformed request target');
-  }
-  const { path, query } = target;
 
-  let match = router.find(method, path);
-  if (match === null && method === 'HEAD') match = router.find('GET', path);
-  if (match === null && settings.trailingSlash === 'redirect' && path !== '/') {
-    const canonical = path.endsWith('/') ? path.slice(0, -1) : `${path}/`;
-    const found =
-      router.find(method, canonical) ?? (method === 'HEAD' ? router.find('GET', canonical) : null);
-    if (found !== null && canonical !== '') {
-      return new Response()
-        .status(308)
-        .header('Location', query === '' ? canonical : `${canonical}?${query}`);
+  /**
+   * Resolves every route's context now (middleware chains and binders). A reference that cannot be
+   * resolved is left for its request to report, as it would be without this step.
+   */
+  prepare(): void {
+    try {
+      this.#globalChain();
+    } catch {
+      // reported by the first request
+    }
+    for (const context of this.#table.contexts) {
+      try {
+        this.#resolve(context);
+      } catch {
+        // reported by the route's first request
+      }
     }
   }
-  if (match?.malformed === true) return plainError(400, 'Malformed percent-encoding in the path');
 
-  const matched = match?.value ?? null;
-  const req = new Request({
-    method,
-    path,
-    query,
-    headers: input.headers,
-    ip:
-      settings.trustProxy === null
-        ? input.ip
-        : clientAddress(input.ip, input.headers.get('x-forwarded-for'), settings.trustProxy),
-    ...(match === null ? {} : { params: match.params, captures: match.captures }),
-    route: matched === null ? null : { id: matched.id, name: matched.getName(), pattern: matched.pattern },
-    body: () => loadBody(state, input),
-  });
-  const res = new Response();
+  /** Compiles every route's contract checks now (so no request pays for it, and mistakes surface). */
+  compileValidations(): void {
+    for (const context of this.#table.contexts) {
+      if (context.validation === undefined) context.validation = this.#contracts.compile(context.route);
+    }
+  }
 
-  const core = (current: Request): Outcome =>
-    guarded(
-      () => {
-        if (matched !== null) return runRoute(state, matched, current, res);
-        const allowed = allowedMethods(router, path);
-        if (allowed.length > 0 && method === 'OPTIONS')
-          return new Response().status(204).header('Allow', allowed.join(', '));
-        if (allowed.length > 0 && settings.methodNotAllowed) {
-          return plainError(405, `Method ${method} not allowed`).header('Allow', allowed.join(', '));
-        }
-        // RFC 9110 §15.6.2: 501 is for a method the server supports on no resource at all. On a path
-        // with routes the useful answer is the 405 above, whatever the method (SPEC §4).
-        if (!state.isKnownMethod(method)) return plainError(501, `Method ${method} is not implemented`);
-        const fallback = state.fallback;
-        if (fallback !== null) {
-          return then(current.loadBody(), () => callHandler(fallback, current, res, []));
-        }
-        return plainError(404, `No route for ${method} ${path}`);
-      },
-      (error) => errorResponse(state, error, method, path),
+  /** What the contexts were resolved from changed: resolve again at the next request. */
+  reset(): void {
+    this.#global = null;
+    for (const context of this.#table.contexts) context.clear();
+  }
+
+  /** Serves one request. Never throws. */
+  dispatch(input: IncomingInput): Outcome {
+    const outcome = guarded(
+      () => this.#route(input),
+      (error) => errorResponse(this, error, input.method, input.target),
     );
-  return runChain(state.globalMiddleware(), core, req);
-}
+    return outcome instanceof Response
+      ? finalize(outcome, input.method)
+      : outcome.then((res) => finalize(res, input.method));
+  }
 
-function runRoute(state: KernelState, route: Route, req: Request, res: Response): Outcome {
-  const validation = state.validation(route);
-  const checkRequest = validation?.checkRequest ?? null;
-  const chain = () =>
-    runChain(
-      state.routeMiddleware(route),
-      // Validation needs the body, so it runs where the body is read: after every middleware (an auth
-      // middleware's 401 comes first), before the bindings and the handler.
-      (current) =>
-        then(current.loadBody(), () => checkRequest?.(current) ?? bindAndCall(state, route, current, res)),
-      req,
-    );
-  const checkResponse = validation?.checkResponse ?? null;
-  if (checkResponse === null) return chain();
-  // The route's answer as the client gets it, thrown errors included, is what the document promises.
-  const answered = guarded(chain, (error) => errorResponse(state, error, req.method, req.path));
-  return then(answered, checkResponse);
+  #globalChain(): readonly Middleware[] {
+    this.#global ??= this.#table.global.map((ref) => this.#table.aliases.resolve(ref));
+    return this.#global;
+  }
+
+  #resolve(context: RouteContext): readonly Middleware[] {
+    if (context.binders === null) {
+      const binders: [string, BindingResolver][] = [];
+      for (const name of context.route.paramNames) {
+        const resolver = this.#table.bindings.get(name);
+        if (resolver !== undefined) binders.push([name, resolver]);
+      }
+      context.binders = binders;
+    }
+    context.chain ??= context.route.middlewareChain().map((ref) => this.#table.aliases.resolve(ref));
+    return context.chain;
+  }
+
+  #route(input: IncomingInput): Outcome {
+    const { method } = input;
+    const router = this.#router;
+    const settings = this.#settings;
+    if (input.target.length > settings.maxUrlLength) {
+      return plainError(414, `Request target longer than ${settings.maxUrlLength} characters`);
+    }
+    const target = splitTarget(input.target);
+    if (target === null) {
+      if (input.target === '*' && method === 'OPTIONS')
+        return new Response().status(204).header('Allow', VERBS.join(', '));
+      // `CONNECT host:port` asks for a tunnel: this server is no proxy (RFC 9110 §9.3.6).
+      if (method === 'CONNECT') return plainError(501, 'CONNECT tunnels are not implemented');
+      return plainError(400, 'Malformed request target');
+    }
+    const { path, query } = target;
+
+    let match = router.find(method, path);
+    if (match === null && method === 'HEAD') match = router.find('GET', path);
+    if (match === null && settings.trailingSlash === 'redirect' && path !== '/') {
+      const canonical = path.endsWith('/') ? path.slice(0, -1) : `${path}/`;
+      const found =
+        router.find(method, canonical) ?? (method === 'HEAD' ? router.find('GET', canonical) : null);
+      if (found !== null && canonical !== '') {
+        return new Response()
+          .status(308)
+          .header('Location', query === '' ? canonical : `${canonical}?${query}`);
+      }
+    }
+    if (match?.malformed === true) return plainError(400, 'Malformed percent-encoding in the path');
+
+    const matched = match?.value ?? null;
+    const route = matched?.route ?? null;
+    const req = new Request({
+      method,
+      path,
+      query,
+      headers: input.headers,
+      ip:
+        settings.trustProxy === null
+          ? input.ip
+          : clientAddress(input.ip, input.headers.get('x-forwarded-for'), settings.trustProxy),
+      ...(match === null ? {} : { params: match.params, captures: match.captures }),
+      route: route === null ? null : { id: route.id, name: route.getName(), pattern: route.pattern },
+      body: () => loadBody(settings, input),
+    });
+    const res = new Response();
+
+    const core = (current: Request): Outcome =>
+      guarded(
+        () => {
+          if (matched !== null) return this.#runRoute(matched, current, res);
+          const allowed = allowedMethods(router, path);
+          if (allowed.length > 0 && method === 'OPTIONS')
+            return new Response().status(204).header('Allow', allowed.join(', '));
+          if (allowed.length > 0 && settings.methodNotAllowed) {
+            return plainError(405, `Method ${method} not allowed`).header('Allow', allowed.join(', '));
+          }
+          // RFC 9110 §15.6.2: 501 is for a method the server supports on no resource at all. On a path
+          // with routes the useful answer is the 405 above, whatever the method (SPEC §4).
+          if (!this.#table.methods.has(method)) return plainError(501, `Method ${method} is not implemented`);
+          const fallback = this.#table.fallback;
+          if (fallback !== null) {
+            return then(current.loadBody(), () => callHandler(fallback, current, res, []));
+          }
+          return plainError(404, `No route for ${method} ${path}`);
+        },
+        (error) => errorResponse(this, error, method, path),
+      );
+    return runChain(this.#global ?? this.#globalChain(), core, req);
+  }
+
+  #runRoute(context: RouteContext, req: Request, res: Response): Outcome {
+    let validation = context.validation;
+    if (validation === undefined) {
+      validation = this.#contracts.compile(context.route);
+      context.validation = validation;
+    }
+    const checkRequest = validation?.checkRequest ?? null;
+    const chain = () =>
+      runChain(
+        context.chain ?? this.#resolve(context),
+        // Validation needs the body, so it runs where the body is read: after every middleware (an auth
+        // middleware's 401 comes first), before the bindings and the handler.
+        (current) =>
+          then(current.loadBody(), () => checkRequest?.(current) ?? bindAndCall(context, current, res)),
+        req,
+      );
+    const checkResponse = validation?.checkResponse ?? null;
+    if (checkResponse === null) return chain();
+    // The route's answer as the client gets it, thrown errors included, is what the document promises.
+    const answered = guarded(chain, (error) => errorResponse(this, error, req.method, req.path));
+    return then(answered, checkResponse);
+  }
 }
 
 /** Resolves the route's bound parameters (404 when a resolver finds nothing), then calls the handler. */
-function bindAndCall(state: KernelState, route: Route, req: Request, res: Response): Outcome {
-  const resolvers: [string, BindingResolver][] = [];
-  for (const name of route.paramNames) {
-    const resolver = state.bindings.get(name);
-    if (resolver !== undefined) resolvers.push([name, resolver]);
-  }
-  if (resolvers.length === 0) return callHandler(route.handler, req, res, []);
+function bindAndCall(context: RouteContext, req: Request, res: Response): Outcome {
+  const binders = context.binders ?? [];
+  if (binders.length === 0) return callHandler(context.handler, req, res, []);
   return (async () => {
     const bound: unknown[] = [];
-    for (const [name, resolver] of resolvers) {
+    for (const [name, resolver] of binders) {
       const raw = req.param(name);
       const value = raw === undefined ? undefined : await resolver(raw, req);
       if (raw !== undefined && (value === null || value === undefined)) throw new HttpError(404, 'Not Found');
       bound.push(value);
     }
-    return callHandler(route.handler, req, res, bound);
+    return callHandler(context.handler, req, res, bound);
   })();
 }
 
 const NO_BODY = new Uint8Array(0);
 
 /** Reads and parses the body (once per request, through `Request.loadBody`); synchronous when there is none. */
-function loadBody(state: KernelState, input: IncomingInput): ParsedBody | Promise<ParsedBody> {
+function loadBody(settings: KernelSettings, input: IncomingInput): ParsedBody | Promise<ParsedBody> {
   const parse = (raw: Uint8Array) =>
     parseBody(raw, input.headers.get('content-type'), input.headers.get('content-encoding'));
   if (!input.hasBody) return parse(NO_BODY);
-  return input.readBody(state.settings.bodyLimit).then(parse);
+  return input.readBody(settings.bodyLimit).then(parse);
 }
 
 function callHandler(handler: ResolvedHandler, req: Request, res: Response, bound: unknown[]): Outcome {
@@ -227,7 +297,7 @@ function callHandler(handler: ResolvedHandler, req: Request, res: Response, boun
 }
 
 /** The methods a path answers to, in `VERBS` order (HEAD with GET, OPTIONS always), then others. */
-function allowedMethods(router: Router<Route>, path: string): string[] {
+function allowedMethods(router: Router<RouteContext>, path: string): string[] {
   const methods = new Set(router.allowedMethods(path));
   if (methods.size === 0) return [];
   if (methods.has('GET')) methods.add('HEAD');
@@ -236,9 +306,14 @@ function allowedMethods(router: Router<Route>, path: string): string[] {
   return [...known, ...[...methods].filter((m) => !known.includes(m)).sort()];
 }
 
+/** The response to a request that could not reach the kernel (the router failed to build): a 500. */
+export function crashed(logger: Logger, error: unknown, input: IncomingInput): Response {
+  return finalize(errorResponse({ logger }, error, input.method, input.target), input.method);
+}
+
 /** An error thrown by a handler or middleware, as a response: HttpError keeps its status; the rest is a 500. */
 export function errorResponse(
-  state: Pick<KernelState, 'logger'>,
+  state: { readonly logger: Logger },
   error: unknown,
   method: string,
   path: string,

@@ -1,0 +1,43 @@
+/**
+ * What the router stores for each route: one object holding everything a request to that route needs —
+ * the handler, the resolved middleware chain, the binding resolvers of its parameters and the compiled
+ * contract checks. A request makes one `router.find()` and reads the rest from here (Fastify's route
+ * context), instead of asking the application once per piece.
+ *
+ * The registration fills `route` and `handler`; the kernel fills the rest when it gets ready to serve, and
+ * clears them when the application changes what they were resolved from (a middleware, alias, binding or
+ * `validate` setting added later), so the next request resolves them again.
+ */
+import type { ResolvedHandler } from './handler.js';
+import type { Middleware } from './middleware.js';
+import type { Request } from './request.js';
+import type { Route } from './route.js';
+import type { RouteValidation } from './validation.js';
+
+/** `(raw, req) => value`; `null`/`undefined` answers 404. */
+export type BindingResolver = (value: string, req: Request) => unknown;
+
+export class RouteContext {
+  /** The registered route (`req.route`'s id, name and pattern; the tooling's view). */
+  readonly route: Route;
+  readonly handler: ResolvedHandler;
+  /** Group then route middleware, resolved; `null` until the kernel resolves it. */
+  chain: readonly Middleware[] | null = null;
+  /** The resolvers of the route's bound parameters, in pattern order; `null` until resolved. */
+  binders: readonly (readonly [string, BindingResolver])[] | null = null;
+  /** The compiled contract checks, `null` when the route is not validated, `undefined` until compiled. */
+  validation: RouteValidation | null | undefined = undefined;
+
+  /** @internal Created by the route table at registration. */
+  constructor(route: Route) {
+    this.route = route;
+    this.handler = route.handler;
+  }
+
+  /** Forgets what was resolved (the kernel resolves it again at the next request). */
+  clear(): void {
+    this.chain = null;
+    this.binders = null;
+    this.validation = undefined;
+  }
+}

@@ -1,0 +1,226 @@
+/**
+ * The route table: what registration builds. Routes in definition order, their names, the middleware
+ * aliases and application-wide middleware, the bindings and the fallback, and the router whose value for
+ * each route is its {@link RouteContext}.
+ *
+ * With the route cache on, registrations are recorded and the router is built on first use — from the
+ * cache when its fingerprint matches the routes registered (nothing compiled), else by compiling them (the
+ * cache has warned once). A failure is kept and rethrown on every later use, so a half-built table is
+ * never served.
+ */
+import type { RouteCacheBoot } from '../cache/boot.js';
+import type { TableOptions } from '../cache/fingerprint.js';
+import type { RouteInfo } from '../engine/engine.js';
+import { RouteError } from '../errors.js';
+import type { AnnotationSet } from '../openapi/types.js';
+import { Router, type RouterOptions } from '../router.js';
+import { MiddlewareAliases } from './aliases.js';
+import { LazyCallSite } from './call-site.js';
+import type { AnyGroup, RouteSink } from './group.js';
+import {
+  type ControllerInstances,
+  type ResolvedHandler,
+  type RouteHandler,
+  resolveHandler,
+} from './handler.js';
+import type { Logger } from './logger.js';
+import type { MiddlewareRef } from './middleware.js';
+import { VERBS } from './registrar.js';
+import { type RegisteredRoute, Route, type RouteOwner } from './route.js';
+import { type BindingResolver, RouteContext } from './route-context.js';
+
+/** What changed, for whoever caches something built from the table. */
+export type TableChange =
+  /** A route was registered. */
+  | 'route'
+  /** Middleware, an alias or a `validate` setting: resolved chains and compiled checks are out of date. */
+  | 'middleware'
+  /** A binding or the fallback. */
+  | 'binding';
+
+export interface RouteTableOptions {
+  routerOptions: RouterOptions;
+  /** The route cache to build from, or `null` to compile each route as it is registered. */
+  cache: RouteCacheBoot | null;
+  /** The options the cache's fingerprint covers. */
+  tableOptions: TableOptions;
+  logger: Logger;
+  onChange(change: TableChange): void;
+}
+
+export class RouteTable {
+  readonly routes: Route[] = [];
+  /** By route id: the router's values. */
+  readonly contexts: RouteContext[] = [];
+  readonly aliases = new MiddlewareAliases();
+  /** Application-wide middleware, outermost first. */
+  readonly global: MiddlewareRef[] = [];
+  readonly bindings = new Map<string, BindingResolver>();
+  /** Every method some route uses, and the standard ones (the rest answer 501). */
+  readonly methods = new Set<string>(VERBS);
+  fallback: ResolvedHandler | null = null;
+  readonly instances: ControllerInstances = new WeakMap();
+  /** What routes and groups call back into. */
+  readonly owner: RouteOwner & RouteSink;
+  readonly #names = new Map<string, Route>();
+  readonly #options: RouteTableOptions;
+  /** `null` while registration is deferred: the route cache is on, the router is built on first use. */
+  #router: Router<RouteContext> | null = null;
+  #cache: RouteCacheBoot | null;
+  /** The methods of each route registered while deferred, by route id. */
+  readonly #pending: (readonly string[])[] = [];
+  #bootError: unknown = null;
+  #cachedAnnotations: (() => AnnotationSet | null) | null = null;
+  #infos: RouteInfo[] | null = null;
+
+  constructor(options: RouteTableOptions) {
+    this.#options = options;
+    this.#cache = options.cache;
+    if (this.#cache === null) this.#router = new Router<RouteContext>(options.routerOptions);
+    this.owner = {
+      nameRoute: (route, name) => this.#nameRoute(route, name),
+      invalidate: () => options.onChange('middleware'),
+      register: (methods, pattern, handler, group) => this.register(methods, pattern, handler, group),
+    };
+  }
+
+  /** The router. While deferred, the first access builds it (from the cache when it matches). */
+  get router(): Router<RouteContext> {
+    return this.#router ?? this.#boot();
+  }
+
+  /** The annotations stored in the route cache the table was built from, or `null`. */
+  cachedAnnotations(): AnnotationSet | null {
+    if (this.#router === null) this.#boot();
+    return this.#cachedAnnotations?.() ?? null;
+  }
+
+  /** The route named `name`, if any. */
+  named(name: string): Route | undefined {
+    return this.#names.get(name);
+  }
+
+  /** The engine's metadata of every route, by id. */
+  infos(): RouteInfo[] {
+    this.#infos ??= this.router.routes();
+    return this.#infos;
+  }
+
+  /** Every route as tooling sees it; `validated` says whether a route's requests are checked. */
+  describe(validated: (route: Route) => boolean): RegisteredRoute[] {
+    const infos = this.infos();
+    return this.routes.flatMap((route) => {
+      const info = infos[route.id];
+      return info === undefined ? [] : [route.describe(info, validated(route))];
+    });
+  }
+
+  register(
+    methods: readonly string[],
+    pattern: string,
+    handler: RouteHandler,
+    group: AnyGroup | null,
+  ): Route {
+    const callSite = new LazyCallSite();
+    let route: Route;
+    try {
+      route = new Route(this.owner, {
+        id: this.routes.length,
+        pattern,
+        group,
+        handler: resolveHandler(handler, this.instances),
+        callSite,
+      });
+      const context = new RouteContext(route);
+      if (this.#router === null)
+        this.#pending.push(methods); // compiled, or taken from the cache, on first use
+      else this.#compile(this.#router, context, methods);
+      this.routes.push(route);
+      this.contexts.push(context);
+    } catch (error) {
+      throw withCallSite(error, callSite.value);
+    }
+    this.#options.onChange('route');
+    return route;
+  }
+
+  #compile(router: Router<RouteContext>, context: RouteContext, methods: readonly string[]): void {
+    const { route } = context;
+    const info = router.add(methods, route.pattern, context);
+    if (info.id !== route.id)
+      throw new Error(`internal: the engine gave id ${info.id}, expected ${route.id}`);
+    this.#accept(route, info);
+  }
+
+  #accept(route: Route, info: RouteInfo): void {
+    route.attach(info);
+    this.#infos = null;
+    for (const method of info.methods) this.methods.add(method);
+    if (info.shadowedBy !== null) this.#warnShadowed(route, info.shadowedBy);
+  }
+
+  #boot(): Router<RouteContext> {
+    if (this.#bootError !== null) throw this.#bootError;
+    const cache = this.#cache;
+    this.#cache = null;
+    const keys = this.routes.map((route) => ({
+      methods: this.#pending[route.id] ?? [],
+      pattern: route.pattern,
+      name: route.getName(),
+    }));
+    this.#pending.length = 0;
+    const hit = cache?.load<RouteContext>(keys, this.#options.tableOptions) ?? null;
+    if (hit !== null) {
+      for (const context of this.contexts) {
+        this.#accept(context.route, hit.router.attach(context.route.id, context));
+      }
+      this.#cachedAnnotations = hit.annotations;
+      this.#router = hit.router;
+      return hit.router;
+    }
+    const router = new Router<RouteContext>(this.#options.routerOptions);
+    for (const context of this.contexts) {
+      const { route } = context;
+      try {
+        this.#compile(router, context, keys[route.id]?.methods ?? []);
+        const name = route.getName();
+        if (name !== null) router.setName(route.id, name);
+      } catch (error) {
+        this.#bootError = withCallSite(error, route.callSite);
+        throw this.#bootError;
+      }
+    }
+    this.#router = router;
+    return router;
+  }
+
+  #nameRoute(route: Route, name: string): void {
+    const existing = this.#names.get(name);
+    if (existing !== undefined && existing !== route) {
+      throw new RouteError('DUPLICATE_NAME', `route name "${name}" is already used by ${existing.pattern}`, {
+        pattern: route.pattern,
+        conflictsWith: existing.pattern,
+      });
+    }
+    this.#router?.setName(route.id, name); // while deferred, names go in at boot
+    const previous = route.getName();
+    if (previous !== null) this.#names.delete(previous);
+    this.#names.set(name, route);
+    this.#infos = null;
+  }
+
+  #warnShadowed(route: Route, by: number): void {
+    const earlier = this.routes[by];
+    const where = (r: Route | undefined) => (r?.callSite ? ` (${r.callSite.file}:${r.callSite.line})` : '');
+    this.#options.logger.warn(
+      `route ${route.methods.join('|')} ${route.pattern}${where(route)} can never match: ` +
+        `${earlier?.pattern ?? `route #${by}`}${where(earlier)} is defined first and matches every path it matches`,
+    );
+  }
+}
+
+function withCallSite(error: unknown, callSite: { file: string; line: number } | null): unknown {
+  if (error instanceof Error && callSite !== null)
+    error.message += ` (registered at ${callSite.file}:${callSite.line})`;
+  return error;
+}
