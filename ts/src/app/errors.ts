@@ -6,55 +6,13 @@
  * whose body says only "Internal Server Error": the real message and stack go to the application's logger,
  * never to the client.
  */
-import { STATUS_CODES } from 'node:http';
-
-/** The body of every framework-generated error response. */
-export interface ErrorBody {
-  error: string;
-  code: number;
-}
-
-export interface HttpErrorOptions {
-  /** Extra response headers (`Allow` on 405, `Retry-After` on 429, …). */
-  headers?: Record<string, string>;
-  cause?: unknown;
-}
-
-/**
- * Throw it from a handler, a middleware or a binding resolver to answer with that status.
- *
- * @example
- * app.get('/admin', (req, res) => {
- *   if (!req.get('user')) throw new HttpError(403, 'Admins only');
- *   return res.json({ ok: true });
- * });
- */
-export class HttpError extends Error {
-  readonly status: number;
-  readonly headers: Record<string, string>;
-
-  constructor(status: number, message: string = statusText(status), options: HttpErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'HttpError';
-    this.status = status;
-    this.headers = options.headers ?? {};
-  }
-
-  /** The JSON body sent to the client. */
-  toJSON(): ErrorBody {
-    return errorBody(this.status, this.message);
-  }
-}
-
-/** The reason phrase of a status (`404` → `"Not Found"`), or `"Error"` for an unregistered code. */
-export function statusText(status: number): string {
-  return STATUS_CODES[status] ?? 'Error';
-}
-
-/** `{ error, code }` — the default error body (SPEC §4). */
-export function errorBody(status: number, message: string = statusText(status)): ErrorBody {
-  return { error: message, code: status };
-}
+export {
+  type ErrorBody,
+  errorBody,
+  HttpError,
+  type HttpErrorOptions,
+  statusText,
+} from '../http/errors.js';
 
 /**
  * A handler set a header that can never be sent (a name that is not an HTTP token, a value carrying CR,

@@ -1,5 +1,6 @@
 /** The framework's public surface (re-exported by `ts/src/index.ts`). */
 
+export type { Dispatch, OutgoingResponse } from '../http/dispatch.js';
 export type { FetchInfo } from '../http/fetch-adapter.js';
 export type { ArborServer, ServerOptions } from '../http/server.js';
 export { type AnyApplication, Application, route } from './application.js';
@@ -46,6 +47,7 @@ export { BodyNotReadError, type HeaderSource, headersFromMap, Request, Uri } fro
 export type { ResourceAction, ResourceOptions } from './resource.js';
 export { type HeaderValue, Response } from './response.js';
 export type { RegisteredRoute, Route } from './route.js';
+export type { RouteContext } from './route-context.js';
 export {
   MemoryRateLimitStore,
   type RateLimitHit,

@@ -13,6 +13,7 @@
  * waits for, buffers or parses an unauthenticated body. Errors thrown inside become responses there, so
  * application middleware (logging, CORS) sees them too.
  */
+import type { IncomingInput } from '../http/dispatch.js';
 import type { Router } from '../router.js';
 import { type ParsedBody, parseBody } from './body.js';
 import type { RouteContracts } from './contracts.js';
@@ -22,24 +23,10 @@ import type { Logger } from './logger.js';
 import { describe, type Middleware, runChain } from './middleware.js';
 import { clientAddress, type TrustProxy } from './proxy.js';
 import { VERBS } from './registrar.js';
-import { type HeaderSource, Request } from './request.js';
+import { Request } from './request.js';
 import { Response } from './response.js';
 import type { BindingResolver, RouteContext } from './route-context.js';
 import type { RouteTable } from './route-table.js';
-
-/** A request as a transport hands it over. */
-export interface IncomingInput {
-  method: string;
-  /** The request target as sent: `/path?query` (or an absolute URL). */
-  target: string;
-  headers: HeaderSource;
-  ip: string;
-  /** False when the request certainly has no body (no Content-Length or Transfer-Encoding, or a
-   * Content-Length of 0): the pipeline then stays synchronous up to the handler. */
-  hasBody: boolean;
-  /** Reads the whole body, failing with a 413 {@link HttpError} past `limit` bytes. */
-  readBody(limit: number): Promise<Uint8Array>;
-}
 
 /**
  * A response now, or later. The pipeline stays synchronous for as long as every step is — no body to
@@ -66,6 +53,7 @@ function guarded(step: () => Outcome, onError: (error: unknown) => Response): Ou
   }
 }
 
+export type { IncomingInput } from '../http/dispatch.js';
 export type { BindingResolver } from './route-context.js';
 
 export interface KernelSettings {

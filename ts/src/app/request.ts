@@ -2,9 +2,12 @@
  * The request a handler receives: route parameters (percent-decoded), query string, headers, the body
  * (read and parsed before the handler runs), and attributes that middleware attach for later layers.
  */
+import type { HeaderSource } from '../http/dispatch.js';
 import { decodeJson, EMPTY_BODY, isJsonMediaType, type ParsedBody } from './body.js';
 import { HttpError } from './errors.js';
 import type { AnyParams } from './params.js';
+
+export { type HeaderSource, headersFromMap } from '../http/dispatch.js';
 
 /** The path and query of the request target, as sent (not normalised). */
 export class Uri {
@@ -37,23 +40,6 @@ export interface RequestRoute {
   name: string | null;
   /** The full pattern, group prefixes applied. */
   pattern: string;
-}
-
-/**
- * Request headers as a transport provides them: one by lower-case name, or all at once. The node adapter
- * answers from node's own headers object; copying every header into a `Map` per request, which most
- * handlers never read, was ~3 % of a small request's CPU time.
- */
-export interface HeaderSource {
-  /** A header by lower-case name; repeated headers joined with `, ` (`set-cookie` aside, as node does). */
-  get(name: string): string | undefined;
-  /** Every header, lower-case names. */
-  all(): Map<string, string>;
-}
-
-/** A {@link HeaderSource} over a map of lower-case names. */
-export function headersFromMap(map: Map<string, string>): HeaderSource {
-  return { get: (name) => map.get(name), all: () => map };
 }
 
 export interface RequestInit {

@@ -2,11 +2,9 @@
  * The fetch adapter: a web-standard `Request` in, a web-standard `Response` out — for runtimes built on
  * fetch, and for tests that skip the network. The same kernel serves both adapters.
  */
-import { clientAborted, readLimited } from '../app/body.js';
-import { HttpError } from '../app/errors.js';
-import type { IncomingInput } from '../app/kernel.js';
-import { headersFromMap } from '../app/request.js';
-import type { Dispatch } from './node-listener.js';
+import { clientAborted, readLimited } from './body-stream.js';
+import { type Dispatch, headersFromMap, type IncomingInput } from './dispatch.js';
+import { HttpError } from './errors.js';
 
 export interface FetchInfo {
   /**

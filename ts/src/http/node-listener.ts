@@ -3,19 +3,22 @@
  * Mount it in any node:http (or https, http2-compat) server: `createServer(app.listener)`.
  */
 import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { clientAborted, readLimited } from '../app/body.js';
-import { errorBody, HttpError } from '../app/errors.js';
-import type { IncomingInput } from '../app/kernel.js';
-import type { Logger } from '../app/logger.js';
-import type { HeaderSource } from '../app/request.js';
-import type { Response } from '../app/response.js';
+import { clientAborted, readLimited } from './body-stream.js';
+import type {
+  Dispatch,
+  HeaderSource,
+  IncomingInput,
+  TransportLogger as Logger,
+  OutgoingResponse,
+} from './dispatch.js';
+import { errorBody, HttpError } from './errors.js';
 
 function hasBody(req: IncomingMessage): boolean {
   const { 'content-length': length, 'transfer-encoding': encoding } = req.headers;
   return encoding !== undefined || (length !== undefined && length !== '0');
 }
 
-export type Dispatch = (input: IncomingInput) => Response | Promise<Response>;
+export type { Dispatch } from './dispatch.js';
 
 /** Node's own headers object (lower-case names, repeated headers already joined by node) as the
  * kernel's header source: read in place; the map of all headers is built only when asked for. */
@@ -110,7 +113,7 @@ export function createNodeListener(dispatch: Dispatch, logger: Logger): RequestL
         }
       },
     };
-    let outcome: Response | Promise<Response>;
+    let outcome: OutgoingResponse | Promise<OutgoingResponse>;
     try {
       outcome = dispatch(input);
     } catch (error) {
@@ -128,7 +131,7 @@ export function createNodeListener(dispatch: Dispatch, logger: Logger): RequestL
   };
 }
 
-function write(res: ServerResponse, response: Response, closeAfter: boolean, logger: Logger): void {
+function write(res: ServerResponse, response: OutgoingResponse, closeAfter: boolean, logger: Logger): void {
   // Nobody is left to read it (the client aborted, or a protocol error already closed the connection).
   if (res.destroyed || res.socket?.destroyed === true || res.writableEnded) return;
   try {

@@ -15,7 +15,7 @@ import {
   ServerResponse,
 } from 'node:http';
 import type { Socket } from 'node:net';
-import { errorBody } from '../app/errors.js';
+import { errorBody } from './errors.js';
 
 export interface ServerOptions {
   /** Longest request head node accepts (request line + headers); beyond it: 431. Default 16 KiB. */

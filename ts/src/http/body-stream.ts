@@ -1,0 +1,37 @@
+/** Reading a request body from a stream, bounded: what both transports hand the kernel as `readBody`. */
+import { HttpError } from './errors.js';
+
+/**
+ * Collects a body stream into one buffer, failing with 413 as soon as it exceeds `limit` bytes.
+ * `declaredLength` is the `Content-Length` header, checked before reading anything.
+ */
+export async function readLimited(
+  chunks: AsyncIterable<Uint8Array>,
+  limit: number,
+  declaredLength: string | undefined,
+): Promise<Uint8Array> {
+  if (declaredLength !== undefined) {
+    const length = Number(declaredLength);
+    if (Number.isFinite(length) && length > limit) throw tooLarge(limit);
+  }
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of chunks) {
+    total += chunk.byteLength;
+    if (total > limit) throw tooLarge(limit);
+    parts.push(chunk);
+  }
+  return parts.length === 1 ? (parts[0] as Uint8Array) : Buffer.concat(parts, total);
+}
+
+/**
+ * The client closed the connection before its body was complete. 499 is nginx's "client closed request":
+ * not a server error (nothing is logged as one, 5xx counts stay true), and nobody reads the answer anyway.
+ */
+export function clientAborted(): HttpError {
+  return new HttpError(499, 'Client Closed Request');
+}
+
+function tooLarge(limit: number): HttpError {
+  return new HttpError(413, `Request body larger than the limit of ${limit} bytes`);
+}

@@ -1,0 +1,52 @@
+/**
+ * What a transport needs from whatever serves the requests: the one interface between the transports
+ * (the node:http listener, the fetch adapter) and the application. A transport turns its request into an
+ * {@link IncomingInput}, calls a {@link Dispatch}, and writes back the {@link OutgoingResponse}. The
+ * application wires its kernel in; the transports import nothing of it.
+ */
+
+/**
+ * Request headers as a transport provides them: one by lower-case name, or all at once. The node adapter
+ * answers from node's own headers object; copying every header into a `Map` per request, which most
+ * handlers never read, was ~3 % of a small request's CPU time.
+ */
+export interface HeaderSource {
+  /** A header by lower-case name; repeated headers joined with `, ` (`set-cookie` aside, as node does). */
+  get(name: string): string | undefined;
+  /** Every header, lower-case names. */
+  all(): Map<string, string>;
+}
+
+/** A {@link HeaderSource} over a map of lower-case names. */
+export function headersFromMap(map: Map<string, string>): HeaderSource {
+  return { get: (name) => map.get(name), all: () => map };
+}
+
+/** A request as a transport hands it over. */
+export interface IncomingInput {
+  method: string;
+  /** The request target as sent: `/path?query` (or an absolute URL). */
+  target: string;
+  headers: HeaderSource;
+  ip: string;
+  /** False when the request certainly has no body (no Content-Length or Transfer-Encoding, or a
+   * Content-Length of 0): the pipeline then stays synchronous up to the handler. */
+  hasBody: boolean;
+  /** Reads the whole body, failing with a 413 `HttpError` past `limit` bytes. */
+  readBody(limit: number): Promise<Uint8Array>;
+}
+
+/** The answer a transport writes back (the application's `Response` is one). */
+export interface OutgoingResponse {
+  getStatus(): number;
+  getHeaders(): Record<string, string | readonly string[]>;
+  getBody(): string | Uint8Array | null;
+}
+
+/** Serves one request; never throws (a rejection or a throw is a bug, answered with a bare 500). */
+export type Dispatch = (input: IncomingInput) => OutgoingResponse | Promise<OutgoingResponse>;
+
+/** Where a transport reports what it could not write. */
+export interface TransportLogger {
+  error(message: string, error?: unknown): void;
+}
