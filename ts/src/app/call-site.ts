@@ -42,9 +42,10 @@ const FRAME = /\(?((?:file:\/\/)?[^\s()]+?):(\d+):\d+\)?\s*$/;
  * Where the current registration happened, resolved lazily.
  *
  * V8 records the frames when the `Error` is created (cheap) but formats `stack` only when it is first
- * read — and formatting, with source maps, costs ~100 µs a route. Registration only records; the frame
- * is parsed when someone asks (an error message, the annotation reader, `route:list`). An application
- * that starts from the route cache never asks, so 10,000 routes skip ~1 s of formatting.
+ * read, and formatting with source maps is the expensive part (figures: docs/ARCHITECTURE.md, "Why the
+ * serving code is shaped so"). Registration only records; the frame is parsed when someone asks (an error
+ * message, the annotation reader, `route:list`). An application that starts from the route cache never
+ * asks.
  */
 export class LazyCallSite {
   readonly #trace: Error;

@@ -1,6 +1,6 @@
 // The route cache: file format, fingerprint, location, the start-up hook and the writer. See docs/CLI.md.
 
-// The registry belongs to the application; re-exported here, where it used to live.
+// The application registry lives in app/registry.ts; re-exported for tools that import the cache module.
 export {
   clearRegisteredApplications,
   registerApplication,
