@@ -15,9 +15,10 @@
  */
 import type { IncomingInput } from '../http/dispatch.js';
 import type { Router } from '../router.js';
+import { errorResponse, finalize, plainError, splitTarget } from './answers.js';
 import { type ParsedBody, parseBody } from './body.js';
 import type { RouteContracts } from './contracts.js';
-import { errorBody, HttpError } from './errors.js';
+import { HttpError } from './errors.js';
 import type { ResolvedHandler } from './handler.js';
 import type { Logger } from './logger.js';
 import { describe, type Middleware, runChain } from './middleware.js';
@@ -292,65 +293,4 @@ function allowedMethods(router: Router<RouteContext>, path: string): string[] {
   methods.add('OPTIONS');
   const known: string[] = VERBS.filter((verb) => methods.has(verb));
   return [...known, ...[...methods].filter((m) => !known.includes(m)).sort()];
-}
-
-/** The response to a request that could not reach the kernel (the router failed to build): a 500. */
-export function crashed(logger: Logger, error: unknown, input: IncomingInput): Response {
-  return finalize(errorResponse({ logger }, error, input.method, input.target), input.method);
-}
-
-/** An error thrown by a handler or middleware, as a response: HttpError keeps its status; the rest is a 500. */
-export function errorResponse(
-  state: { readonly logger: Logger },
-  error: unknown,
-  method: string,
-  path: string,
-): Response {
-  if (error instanceof HttpError) {
-    const res = new Response().status(error.status).json(error.toJSON());
-    for (const [name, value] of Object.entries(error.headers)) res.header(name, value);
-    return res;
-  }
-  state.logger.error(
-    `${method} ${path} failed: ${error instanceof Error ? error.message : String(error)}`,
-    error,
-  );
-  return plainError(500);
-}
-
-function plainError(status: number, message?: string): Response {
-  return new Response().status(status).json(errorBody(status, message));
-}
-
-/** Content-Length from the real body; no body on HEAD, 204, 304 and 1xx. */
-function finalize(res: Response, method: string): Response {
-  const status = res.getStatus();
-  if (status === 204 || status === 304 || status < 200) {
-    res.dropBody();
-    if (status !== 304) res.removeHeader('Content-Length');
-    return res;
-  }
-  const body = res.getBody();
-  if (body !== null) {
-    res.header('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
-  } else if (method !== 'HEAD' || !res.hasHeader('Content-Length')) {
-    res.header('Content-Length', 0);
-  }
-  if (method === 'HEAD') res.dropBody();
-  return res;
-}
-
-/** Splits an origin-form (`/p?q`) or absolute-form (`http://h/p?q`) target; `null` for anything else. */
-export function splitTarget(target: string): { path: string; query: string } | null {
-  let rest = target;
-  if (!rest.startsWith('/')) {
-    const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(rest);
-    if (absolute === null) return null;
-    rest = rest.slice(absolute[0].length);
-    if (!rest.startsWith('/')) rest = `/${rest}`;
-  }
-  const hash = rest.indexOf('#');
-  if (hash !== -1) rest = rest.slice(0, hash);
-  const q = rest.indexOf('?');
-  return q === -1 ? { path: rest, query: '' } : { path: rest.slice(0, q), query: rest.slice(q + 1) };
 }
