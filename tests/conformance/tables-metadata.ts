@@ -158,6 +158,13 @@ export const metadataTables: MetadataTable[] = [
       '/e',
       '/g/:a',
       '/g/:b?',
+      '/search/:t/:p',
+      '/search/:term/:page?',
+      '/k/:a',
+      '/k/:a/:b',
+      '/k/:x/:y?',
+      '/m/*',
+      '/m/:x/:y?',
       ['GET', '/h/:a'],
       ['POST', '/h/:b<int>'],
       '/files*',
@@ -178,9 +185,15 @@ export const metadataTables: MetadataTable[] = [
       { pattern: '/d/:y<int>', shadowedBy: '/d/:x' },
       { pattern: '/d/:p.:q', shadowedBy: '/d/:x' },
       { pattern: '/e', shadowedBy: null },
-      // Decided: `/g/:b?` is partly shadowed (its variant `/g/:b` is identical to `/g/:a`, which keeps
-      // `/g/x`): reported, as every route that can lose a path to an earlier one (SPEC 3.2 warns).
-      { pattern: '/g/:b?', shadowedBy: '/g/:a' },
+      // Decided (issue 13): a route is reported only when every path it matches is taken by earlier
+      // routes. `/g/:b?` is only partly taken (`/g/:a` keeps `/g/x`, `/g` still reaches it): not
+      // reported; likewise `/search/:term/:page?` under `/search/:t/:p` (`/search/php` reaches it).
+      { pattern: '/g/:b?', shadowedBy: null },
+      { pattern: '/search/:term/:page?', shadowedBy: null },
+      // Each variant taken by another earlier route: reported, naming the earliest of them.
+      { pattern: '/k/:x/:y?', shadowedBy: '/k/:a' },
+      // Both variants taken by one route.
+      { pattern: '/m/:x/:y?', shadowedBy: '/m/*' },
       { pattern: '/h/:b<int>', shadowedBy: null },
       { pattern: '/files/:x', shadowedBy: '/files*' },
       { pattern: '/filesx.:y', shadowedBy: '/files*' },

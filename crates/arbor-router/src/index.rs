@@ -1,11 +1,11 @@
 //! What registration checks a new route against: routes of the same shape (a conflict, SPEC §3
-//! rule 4), routes with an identical variant (the earlier keeps the leaf: the later is shadowed, at
-//! least partly) and routes that contain it (SPEC 3.2, in `shadow`). Rebuilt from the patterns on the
+//! rule 4), routes with an identical variant (the earlier keeps that leaf) and routes that contain
+//! a variant (SPEC 3.2, in `shadow`): a route all of whose variants are taken so is shadowed. Rebuilt from the patterns on the
 //! first insert after a snapshot load.
 
 use std::collections::HashMap;
 
-use crate::route::Draft;
+use crate::route::{Draft, Variant};
 use crate::shadow::Shapes;
 use crate::RouteId;
 
@@ -42,12 +42,8 @@ impl Index {
         self.patterns.get(&(m, draft.shape_key())).copied()
     }
 
-    /// The earliest dynamic route of method `m` with a variant identical to one of `draft`'s.
-    pub(crate) fn same_variant(&self, m: u32, draft: &Draft) -> Option<RouteId> {
-        draft
-            .variants
-            .iter()
-            .filter_map(|v| self.variants.get(&(m, v.key())).copied())
-            .min()
+    /// The earliest dynamic route of method `m` with a variant identical to `variant`.
+    pub(crate) fn same_variant(&self, m: u32, variant: &Variant) -> Option<RouteId> {
+        self.variants.get(&(m, variant.key())).copied()
     }
 }

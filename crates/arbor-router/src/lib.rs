@@ -90,11 +90,16 @@ pub enum Order {
     /// 3. dynamic pieces rank: segment tail starting with a constrained parameter, constrained
     ///    parameter, segment tail starting with an unconstrained parameter, unconstrained
     ///    parameter, wildcard or regex block;
-    /// 4. equal ranks: the piece under which the earliest route (of that method) was defined wins.
+    /// 4. two segment tails of one rank: at the first character of the segment that one gives to
+    ///    static text and the other to a parameter (each tail cut as it matches alone), the static
+    ///    text wins: `/foo/:bar.png.png` beats `/foo/:bar.png` on `/foo/value.png.png`;
+    /// 5. otherwise equal ranks: the piece under which the earliest route (of that method) was
+    ///    defined wins.
     ///
     /// Identical steps: the earlier route. The tree walk does this depth first (statics, then dynamic
-    /// children sorted by rank and smallest route id below them); the TypeScript reference engine
-    /// implements the same rule as a comparison (`ts/src/engine/reference/specificity.ts`).
+    /// children sorted by rank and smallest route id below them, a run of segment tails of one rank
+    /// ordered on the path); the TypeScript reference engine in the tests implements the same rule as
+    /// a comparison (`tests/support/reference-engine/specificity.ts`).
     Specificity,
 }
 

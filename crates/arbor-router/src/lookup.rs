@@ -3,7 +3,8 @@
 //! Definition order is a branch-and-bound search: every node knows the smallest rank (route id,
 //! statics first) of the leaves below it, so the walk skips any subtree that cannot beat the best
 //! match found so far, and tries dynamic children most promising first. Specificity order is the
-//! same walk with children in specificity order, stopping at the first match. Each node is entered
+//! same walk with children in specificity order, stopping at the first match; only a run of sibling
+//! segment tails of one class is ordered on the path itself (`order_tails`). Each node is entered
 //! at exactly one path position (static text, a segment and a segment regex each consume a fixed
 //! amount), so the walk visits each node at most once: cost depends on the path and the tree shape,
 //! never on a scan over routes. Static routes are not in this tree: `statics` answers them before
@@ -12,7 +13,7 @@
 use regex::bytes::CaptureLocations;
 
 use crate::route::{Matcher, ABSENT};
-use crate::tree::{Flat, FlatNode, KIND_SEGMENT, NONE};
+use crate::tree::{Flat, FlatNode, KIND_SEGMENT, KIND_TAIL_RUN, NONE};
 use crate::MAX_VALUES;
 
 /// Per-lookup state, on the Rust stack.
@@ -383,7 +384,9 @@ impl Flat {
                         // win either; in specificity order the best rank is 0 once anything matched.
                         break;
                     }
-                    if let Some(next) = self.enter_dynamic(matchers, walk, child, at, &mut f) {
+                    if let Some(next) =
+                        self.enter_dynamic(matchers, walk, child, at, &mut f, frames)
+                    {
                         if f.next < f.end {
                             frames.push(f);
                         }
@@ -406,12 +409,13 @@ impl Flat {
         child: &FlatNode,
         pos: usize,
         f: &mut Frame,
+        frames: &mut Vec<Frame>,
     ) -> Option<usize> {
         if child.kind == KIND_SEGMENT {
             let end = seg_end(walk.path, pos, f);
             return (end > pos && walk.push(pos, end)).then_some(end);
         }
-        self.enter_other(matchers, walk, child, pos, f)
+        self.enter_other(matchers, walk, child, pos, f, frames)
     }
 
     /// `enter_dynamic` for constrained segments, wildcards and regexes (out of line).
@@ -423,6 +427,7 @@ impl Flat {
         child: &FlatNode,
         pos: usize,
         f: &mut Frame,
+        frames: &mut Vec<Frame>,
     ) -> Option<usize> {
         let path = walk.path;
         match matchers.get(child.matcher as usize)? {
@@ -439,6 +444,13 @@ impl Flat {
                 walk.push(pos, end).then_some(end)
             }
             Matcher::Complex { regex, groups } => {
+                // The first of a run of segment tails, reached from its parent's frame (not from a
+                // frame of its own, which `order_tails` leaves with nothing after it): the run is
+                // ordered on this path.
+                if child.kind == KIND_TAIL_RUN && f.next < f.end {
+                    self.order_tails(matchers, walk, f, frames);
+                    return None;
+                }
                 let end = seg_end(path, pos, f);
                 (end > pos
                     && push_groups(
@@ -457,6 +469,124 @@ impl Flat {
                     .then_some(path.len())
             }
         }
+    }
+
+    /// Specificity order, a run of sibling segment tails of one class (`/{f}o/b`, `/{f}oo/b`, …)
+    /// at `f.pos`: which comes first depends on the path, so the run is ordered here. Each tail that
+    /// matches the segment gets a frame of its own, pushed so that the best is popped first, above a
+    /// frame for the siblings after the run; `f` is then spent. A tail comes before another when, at
+    /// the first character of the segment that one gives to static text and the other to a
+    /// parameter, it has the static text (SPEC 3.2); equal, the earlier sibling (definition order).
+    /// A run is at most 64 tails (a bit set of those that match); any beyond are tried in sibling
+    /// order after it.
+    #[cold]
+    #[inline(never)]
+    fn order_tails(
+        &self,
+        matchers: &[Matcher],
+        walk: &mut Walk<'_>,
+        f: &mut Frame,
+        frames: &mut Vec<Frame>,
+    ) {
+        let first = f.next - 1;
+        let pos = f.pos as usize;
+        let end = seg_end(walk.path, pos, f);
+        let run = self.node(first).map_or(0, |n| n.run);
+        let mut last = first;
+        let mut matched = 0u64;
+        while last < f.end && last - first < 64 {
+            let Some(node) = self.node(last).filter(|n| n.run == run) else {
+                break;
+            };
+            if end > pos && self.tail_spans(matchers, walk, node, pos, end) {
+                matched |= 1 << (last - first);
+            }
+            last += 1;
+        }
+        if last < f.end {
+            frames.push(Frame { next: last, ..*f });
+        }
+        // Worst first, so the best is on top of the stack.
+        let mut left = matched;
+        while left != 0 {
+            let mut worst = left.trailing_zeros();
+            let mut rest = left & (left - 1);
+            while rest != 0 {
+                let k = rest.trailing_zeros();
+                rest &= rest - 1;
+                if !self.tail_before(matchers, walk, first + k, first + worst) {
+                    worst = k;
+                }
+            }
+            left &= !(1 << worst);
+            frames.push(Frame {
+                next: first + worst,
+                end: first + worst + 1,
+                ..*f
+            });
+        }
+        f.next = f.end;
+    }
+
+    /// Matches the segment tail `node` on `path[pos..end]`, leaving its spans in `walk.locs`.
+    fn tail_spans(
+        &self,
+        matchers: &[Matcher],
+        walk: &mut Walk<'_>,
+        node: &FlatNode,
+        pos: usize,
+        end: usize,
+    ) -> bool {
+        let Some(Matcher::Complex { regex, .. }) = matchers.get(node.matcher as usize) else {
+            return false;
+        };
+        let (Some(hay), m) = (walk.path.get(pos..end), node.matcher as usize) else {
+            return false;
+        };
+        if walk.locs.len() <= m {
+            walk.locs.resize_with(m + 1, || None);
+        }
+        let Some(slot) = walk.locs.get_mut(m) else {
+            return false;
+        };
+        let locs = slot.get_or_insert_with(|| regex.capture_locations());
+        regex.captures_read(locs, hay).is_some()
+    }
+
+    /// Whether tail `a` comes before tail `b` (both matched by `tail_spans` on the same segment):
+    /// strictly before on the characters, or equal and earlier among the siblings.
+    fn tail_before(&self, matchers: &[Matcher], walk: &Walk<'_>, a: u32, b: u32) -> bool {
+        let spans = |idx: u32| {
+            let node = self.node(idx)?;
+            let Some(Matcher::Complex { groups, .. }) = matchers.get(node.matcher as usize) else {
+                return None;
+            };
+            let locs = walk.locs.get(node.matcher as usize)?.as_ref()?;
+            Some((groups, locs))
+        };
+        let (Some((ga, la)), Some((gb, lb))) = (spans(a), spans(b)) else {
+            return a < b;
+        };
+        let covered = |groups: &[u32], locs: &CaptureLocations, at: usize| {
+            groups
+                .iter()
+                .any(|&g| locs.get(g as usize).is_some_and(|(s, e)| s <= at && at < e))
+        };
+        let reach = |groups: &[u32], locs: &CaptureLocations| {
+            groups
+                .iter()
+                .filter_map(|&g| locs.get(g as usize).map(|(_, e)| e))
+                .max()
+                .unwrap_or(0)
+        };
+        let len = reach(ga, la).max(reach(gb, lb));
+        for at in 0..len {
+            let (pa, pb) = (covered(ga, la, at), covered(gb, lb, at));
+            if pa != pb {
+                return pb;
+            }
+        }
+        a < b
     }
 
     /// Writes the spans of a better match (per its leaf layout) into the caller's buffer.

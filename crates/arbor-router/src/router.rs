@@ -170,16 +170,28 @@ impl Router {
             });
         }
 
-        // Shadowed (SPEC 3.2): an earlier dynamic route contains this one, or has an identical
-        // variant (`/f/:a?` then `/f/:b`, `/g/:a` then `/g/:b?`): the earlier keeps that leaf, so
-        // this route is at least partly unreachable. A warning, never an error.
+        // Shadowed (SPEC 3.2): every path of this route is taken by earlier dynamic routes, i.e.
+        // each variant is identical to a variant of an earlier route (which keeps that leaf) or is
+        // contained in one. A route only partly taken (`/g/:a` then `/g/:b?`: `/g` still reaches
+        // it) is not reported. The route named is the earliest of those that take a variant. A
+        // warning, never an error.
         let shadowed_by = if self.options.order == Order::Definition && !draft.is_static {
-            let identical = existing
-                .iter()
-                .filter_map(|&(_, method)| index.and_then(|i| i.same_variant(method, &draft)))
-                .min();
-            let contained = self.find_shadow(&wanted, &draft.variants);
-            identical.into_iter().chain(contained).min()
+            let mut by: Option<RouteId> = None;
+            for variant in &draft.variants {
+                let identical = existing
+                    .iter()
+                    .filter_map(|&(_, method)| index.and_then(|i| i.same_variant(method, variant)))
+                    .min();
+                let contained = self.find_shadow(&wanted, variant);
+                match identical.into_iter().chain(contained).min() {
+                    Some(id) => by = Some(by.map_or(id, |b| b.min(id))),
+                    None => {
+                        by = None;
+                        break;
+                    }
+                }
+            }
+            by
         } else {
             None
         };
@@ -272,10 +284,10 @@ impl Router {
         self.index = Some(index);
     }
 
-    /// The earliest dynamic route sharing a method that contains every variant of the new route.
-    fn find_shadow(&self, methods: &[&str], variants: &[route::Variant]) -> Option<RouteId> {
+    /// The earliest dynamic route sharing a method that contains `variant` (of the new route).
+    fn find_shadow(&self, methods: &[&str], variant: &route::Variant) -> Option<RouteId> {
         let routes = &self.routes;
-        self.index.as_ref()?.shapes.shadowing(variants, |id| {
+        self.index.as_ref()?.shapes.covering(&variant.atoms, |id| {
             routes.get(id as usize).is_some_and(|e| {
                 !e.is_static && e.methods.iter().any(|m| methods.contains(&m.as_str()))
             })
@@ -323,10 +335,15 @@ impl Router {
             let plain =
                 |m: u32| matches!(self.matchers.get(m as usize), Some(Matcher::Segment(None)));
             let mut flat = if self.options.order == Order::Specificity {
-                let class = |m: u32| {
-                    self.specs
+                let class = |m: u32| tree::Class {
+                    rank: self
+                        .specs
                         .get(m as usize)
-                        .map_or(u8::MAX, MatcherSpec::specificity_class)
+                        .map_or(u8::MAX, MatcherSpec::specificity_class),
+                    tail: matches!(
+                        self.specs.get(m as usize),
+                        Some(MatcherSpec::Complex { .. })
+                    ),
                 };
                 tree::flatten(&self.tree, Some(&class), &plain)
             } else {

@@ -1,11 +1,12 @@
-//! Shadowed routes (SPEC 3.2): under definition order, a new dynamic route is reported when an
-//! earlier route sharing a method matches every path it matches. Registration is the cold path, but
+//! Shadowed routes (SPEC 3.2): under definition order, a new dynamic route is reported when earlier
+//! routes sharing a method match every path it matches: each of its variants (with and without an
+//! optional parameter) is contained in an earlier route, not necessarily the same one. Registration is the cold path, but
 //! it must stay near-linear for tables of 10,000 routes, so candidates come from an index by literal
 //! prefix instead of a scan over every earlier route.
 
 use std::collections::HashMap;
 
-use crate::route::{Atom, Variant};
+use crate::route::Atom;
 use crate::RouteId;
 
 /// The shapes of the dynamic routes, and an index of them by literal prefix.
@@ -50,15 +51,14 @@ impl Shapes {
         self.routes.insert(id, variants);
     }
 
-    /// The smallest id among the recorded routes accepted by `eligible` (method overlap) that contain
-    /// every variant of the new route.
-    pub(crate) fn shadowing(
+    /// The smallest id among the recorded routes accepted by `eligible` (method overlap) that
+    /// contain the variant `atoms` (one variant of the new route).
+    pub(crate) fn covering(
         &self,
-        variants: &[Variant],
+        atoms: &[Atom],
         eligible: impl Fn(RouteId) -> bool,
     ) -> Option<RouteId> {
-        let full = variants.last()?;
-        let prefix = literal_prefix(&full.atoms);
+        let prefix = literal_prefix(atoms);
         let mut best: Option<RouteId> = None;
         for k in 0..=prefix.len() {
             let Some(ids) = prefix.get(..k).and_then(|p| self.by_prefix.get(p)) else {
@@ -71,10 +71,7 @@ impl Shapes {
                 let Some(shape) = self.routes.get(&id) else {
                     continue;
                 };
-                if variants
-                    .iter()
-                    .all(|v| shape.iter().any(|e| contains(e, &v.atoms)))
-                {
+                if shape.iter().any(|e| contains(e, atoms)) {
                     best = Some(id);
                 }
             }

@@ -251,10 +251,25 @@ pub(crate) struct FlatNode {
     /// Whether the leaf's layout is `0..layout_len` (the values in push order: most routes), so
     /// `write_spans` copies them without reading the layout.
     pub(crate) direct: bool,
+    /// Specificity order only: the class of the run of sibling segment tails of one class this node
+    /// belongs to (0 for none). Such a run is tried in an order that depends on the path
+    /// (`lookup::order_tails`); its first node has the kind `KIND_TAIL_RUN`.
+    pub(crate) run: u8,
 }
 
 pub(crate) const KIND_OTHER: u8 = 0;
 pub(crate) const KIND_SEGMENT: u8 = 1;
+/// The first node of a run of at least two sibling segment tails of one class (specificity order).
+pub(crate) const KIND_TAIL_RUN: u8 = 2;
+
+/// The order of a dynamic child in specificity order: its class (`MatcherSpec::specificity_class`)
+/// and whether it is a segment tail (`{f}oo`, `:a.:b`), whose siblings of the same class are
+/// compared on the path itself.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Class {
+    pub(crate) rank: u8,
+    pub(crate) tail: bool,
+}
 
 /// The immutable, flattened tree walked by `lookup`.
 #[derive(Debug, Clone, Default)]
@@ -328,7 +343,7 @@ fn to_u32(n: usize) -> u32 {
 /// and the search can stop at the first child that cannot win).
 pub(crate) fn flatten(
     tree: &Tree,
-    class: Option<&dyn Fn(u32) -> u8>,
+    class: Option<&dyn Fn(u32) -> Class>,
     is_plain_segment: &dyn Fn(u32) -> bool,
 ) -> Flat {
     let Some(order) = tree.topological() else {
@@ -414,6 +429,8 @@ pub(crate) fn flatten(
     // Entries are chains (first node, last node): the label is theirs end to end, the rest is the
     // last node's.
     let mut queue: Vec<(u32, u32)> = Vec::with_capacity(tree.nodes.len());
+    // Per queued node: the class of its run of segment tails (0 for none), and whether it starts one.
+    let mut runs: Vec<(u8, bool)> = Vec::with_capacity(tree.nodes.len());
     let mut label: Vec<u8> = Vec::new();
     for &root in &tree.roots {
         if rank(root) == NONE {
@@ -423,9 +440,11 @@ pub(crate) fn flatten(
         flat.roots.push(to_u32(queue.len()));
         // The root is merged with a lone static child too (`/`): its label is checked at offset 0.
         queue.push((root, chain_end(root)));
+        runs.push((0, false));
         let mut head = queue.len() - 1;
         while let Some(&(first, old)) = queue.get(head) {
             head += 1;
+            let (run, starts_run) = runs.get(head - 1).copied().unwrap_or((0, false));
             let Some(node) = tree.nodes.get(old as usize) else {
                 continue;
             };
@@ -468,20 +487,38 @@ pub(crate) fn flatten(
                 .copied()
                 .filter(|&c| rank(c) != NONE)
                 .collect();
+            let class_of = |c: u32| {
+                let m = tree.nodes.get(c as usize).and_then(|n| n.matcher);
+                match (class, m) {
+                    (Some(class), Some(m)) => class(m),
+                    _ => Class {
+                        rank: u8::MAX,
+                        tail: false,
+                    },
+                }
+            };
             match class {
-                Some(class) => dynamics.sort_by_key(|&c| {
-                    let m = tree
-                        .nodes
-                        .get(c as usize)
-                        .and_then(|n| n.matcher)
-                        .unwrap_or(NONE);
-                    (class(m), rank(c))
-                }),
+                Some(_) => dynamics.sort_by_key(|&c| (class_of(c).rank, rank(c))),
                 None => dynamics.sort_by_key(|&c| rank(c)),
             }
             let statics_at = to_u32(queue.len());
             queue.extend(statics.iter().map(|&c| (c, chain_end(c))));
+            runs.extend(statics.iter().map(|_| (0, false)));
             queue.extend(dynamics.iter().map(|&c| (c, c)));
+            // Runs of at least two segment tails of one class (specificity order only).
+            for (k, &c) in dynamics.iter().enumerate() {
+                let here = class_of(c);
+                let same = |other: Option<&u32>| {
+                    other.is_some_and(|&o| {
+                        let there = class_of(o);
+                        there.tail && there.rank == here.rank
+                    })
+                };
+                let before = k.checked_sub(1).and_then(|b| dynamics.get(b));
+                let run = here.tail && (same(before) || same(dynamics.get(k + 1)));
+                let starts = run && !same(before);
+                runs.push((if run { here.rank.max(1) } else { 0 }, starts));
+            }
             let label_start = to_u32(flat.labels.len());
             flat.labels.extend_from_slice(&label);
             let layout_start = to_u32(flat.layouts.len());
@@ -550,10 +587,12 @@ pub(crate) fn flatten(
                 layout_start,
                 layout_len,
                 kind: match node.matcher {
+                    _ if starts_run => KIND_TAIL_RUN,
                     Some(m) if is_plain_segment(m) => KIND_SEGMENT,
                     _ => KIND_OTHER,
                 },
                 direct,
+                run,
             });
         }
     }

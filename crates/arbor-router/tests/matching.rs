@@ -429,6 +429,54 @@ fn specificity_compares_piece_kinds_along_the_path() {
 }
 
 #[test]
+fn specificity_orders_segment_tails_by_the_first_character_they_differ_on() {
+    // Sibling tails of one class: at the first character of the segment one gives to static text
+    // and the other to a parameter, the static text wins (find-my-way's "longer static suffix",
+    // matchit's `mixed_wildcard_suffix`); equal, definition order. Whatever the definition order.
+    for routes in [
+        ["/foo/:bar.png", "/foo/:bar.png.png"],
+        ["/foo/:bar.png.png", "/foo/:bar.png"],
+    ] {
+        check(
+            Specificity,
+            &routes,
+            &[
+                ("/foo/value.png.png", Some("/foo/:bar.png.png"), &["value"]),
+                ("/foo/value.png", Some("/foo/:bar.png"), &["value"]),
+                ("/foo/a.png.png.png", Some("/foo/:bar.png.png"), &["a.png"]),
+            ],
+        );
+    }
+    check(
+        Specificity,
+        &["/{f}o/b", "/{f}oo/b", "/{f}ooo/b", "/{f}oooo/b"],
+        &[
+            ("/foooo/b", Some("/{f}oooo/b"), &["f"]),
+            ("/fooo/b", Some("/{f}ooo/b"), &["f"]),
+            ("/fo/b", Some("/{f}o/b"), &["f"]),
+            ("/xo/b", Some("/{f}o/b"), &["x"]),
+        ],
+    );
+    // The best tail's subtree fails: the next one on the characters is tried (backtracking).
+    check(
+        Specificity,
+        &["/t/{a}.x/end", "/t/{a}.x.x/other", "/t/{a}-{b}.x/end"],
+        &[
+            ("/t/v.x.x/end", Some("/t/{a}.x/end"), &["v.x"]),
+            ("/t/v.x.x/other", Some("/t/{a}.x.x/other"), &["v"]),
+            ("/t/v-w.x/end", Some("/t/{a}-{b}.x/end"), &["v", "w"]),
+            ("/t/v-w.x.x/other", Some("/t/{a}.x.x/other"), &["v-w"]),
+        ],
+    );
+    // Definition order is unchanged: the first defined wins.
+    check(
+        Definition,
+        &["/foo/:bar.png", "/foo/:bar.png.png"],
+        &[("/foo/value.png.png", Some("/foo/:bar.png"), &["value.png"])],
+    );
+}
+
+#[test]
 fn case_sensitive() {
     check_both(
         &["/About", "/p/:x<[a-z]+>"],

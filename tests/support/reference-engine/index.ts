@@ -25,7 +25,7 @@ import { encodeNonAscii, stripQuery } from './encoding.js';
 import { expandOptional, type MatchResult, matchVariant, type Variant } from './match.js';
 import { capturesOf, isStaticPattern, paramsOf, piecesOf, shapeKey, templateOf } from './metadata.js';
 import { type Piece, parsePattern } from './pattern.js';
-import { contains, sharesVariant } from './shadow.js';
+import { takesVariant } from './shadow.js';
 import { type Candidate, mostSpecific, type Step, stepsOf } from './specificity.js';
 
 interface Route {
@@ -110,16 +110,22 @@ class ReferenceEngine implements Engine {
   }
 
   /**
-   * The first earlier dynamic route, sharing a method, that matches every path the new one matches, or
-   * that has a variant identical to one of the new route's (`/g/:a` then `/g/:b?`: the earlier keeps
-   * `/g/x`, so the new route is partly unreachable; reported too, as the core does).
+   * Whether earlier dynamic routes sharing a method take every path of the new one: each of its
+   * variants is taken (contained, or identical to a variant) by some earlier route. Returns the earliest
+   * route that takes a variant, as the core does; `null` when a variant is left (`/g/:a` then `/g/:b?`:
+   * `/g` still reaches the new route).
    */
   #shadowerOf(pieces: Piece[], methods: readonly string[]): number | null {
-    for (const route of this.#routes) {
-      if (route.info.isStatic || !methods.some((method) => route.methods.has(method))) continue;
-      if (contains(route.pieces, pieces) || sharesVariant(route.pieces, pieces)) return route.info.id;
+    const earlier = this.#routes.filter(
+      (route) => !route.info.isStatic && methods.some((method) => route.methods.has(method)),
+    );
+    let by: number | null = null;
+    for (const variant of expandOptional(pieces)) {
+      const taker = earlier.find((route) => takesVariant(route.pieces, variant));
+      if (taker === undefined) return null;
+      by = by === null ? taker.info.id : Math.min(by, taker.info.id);
     }
-    return null;
+    return by;
   }
 
   setName(id: number, name: string): void {
@@ -179,7 +185,12 @@ class ReferenceEngine implements Engine {
       if (found === null) continue;
       // Definition order: the first match wins.
       if (this.#order === 'definition') return { id: route.info.id, spans: found.result.spans };
-      matches.push({ id: route.info.id, steps: route.steps[found.variant] ?? [], result: found.result });
+      matches.push({
+        id: route.info.id,
+        steps: route.steps[found.variant] ?? [],
+        spans: found.result.spans,
+        result: found.result,
+      });
     }
     const best = mostSpecific(matches, this.#candidates(method));
     return best === null ? null : { id: best.id, spans: best.result.spans };

@@ -1,12 +1,14 @@
 /**
- * Shadowed routes (SPEC §3.2): under definition order, is every path an earlier dynamic route matches
- * also matched by it? Decided segment by segment and conservatively, so a warning is never false:
+ * Shadowed routes (SPEC §3.2): under definition order, is every path a new route matches taken by
+ * earlier dynamic routes? Each variant of the new route (with and without its optional parameter) must
+ * be taken by an earlier route, not necessarily the same one; a route only partly taken is not
+ * reported. Containment is decided segment by segment and conservatively, so a warning is never false:
  * an unconstrained parameter contains any non-empty value, static text only itself, a trailing `*` any
  * rest; a constrained parameter or a regex block contains only an identical one. A segment with several
  * pieces contains only an identical segment (so `/:a.:b` is not reported over `/:x.png`: a missed
  * warning, never a wrong one).
  */
-import { expandOptional } from './match.js';
+import { expandOptional, type Variant } from './match.js';
 import type { Piece } from './pattern.js';
 
 /** A segment's pieces; static text no longer contains `/`, and empty static text is dropped. */
@@ -70,11 +72,14 @@ function variantContains(outer: Piece[], inner: Piece[]): boolean {
   return outerSegments.length === innerSegments.length;
 }
 
-/** Whether `outer` matches every path `inner` matches (optional parameters expanded on both sides). */
-export function contains(outer: Piece[], inner: Piece[]): boolean {
-  const outerVariants = expandOptional(outer);
-  return expandOptional(inner).every((variant) =>
-    outerVariants.some((candidate) => variantContains(candidate.pieces, variant.pieces)),
+/**
+ * Whether the variant `inner` (of a new route) is taken by `outer` (an earlier route): `outer` matches
+ * every path it matches, or has an identical variant (which keeps that leaf).
+ */
+export function takesVariant(outer: Piece[], inner: Variant): boolean {
+  const key = variantKey(inner.pieces);
+  return expandOptional(outer).some(
+    (candidate) => variantKey(candidate.pieces) === key || variantContains(candidate.pieces, inner.pieces),
   );
 }
 
@@ -95,13 +100,4 @@ function variantKey(pieces: Piece[]): string {
   }
   if (text !== '') parts.push(['s', text]);
   return JSON.stringify(parts);
-}
-
-/**
- * Whether a variant of `inner` is identical to a variant of `outer` (`/f/:a?` and `/f/:b`): the earlier
- * route then takes every path of that variant, so the later one is at least partly unreachable.
- */
-export function sharesVariant(outer: Piece[], inner: Piece[]): boolean {
-  const keys = new Set(expandOptional(outer).map((variant) => variantKey(variant.pieces)));
-  return expandOptional(inner).some((variant) => keys.has(variantKey(variant.pieces)));
 }
