@@ -45,9 +45,10 @@ export function finalize(res: Response, method: string): Response {
   }
   const body = res.getBody();
   if (body !== null) {
-    res.header('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+    const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+    res.setKnownHeader('content-length', 'Content-Length', String(length));
   } else if (method !== 'HEAD' || !res.hasHeader('Content-Length')) {
-    res.header('Content-Length', 0);
+    res.setKnownHeader('content-length', 'Content-Length', '0');
   }
   if (method === 'HEAD') res.dropBody();
   return res;

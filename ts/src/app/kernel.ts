@@ -16,7 +16,7 @@
 import type { IncomingInput } from '../http/dispatch.js';
 import type { Router } from '../router.js';
 import { errorResponse, finalize, plainError, splitTarget } from './answers.js';
-import { type ParsedBody, parseBody } from './body.js';
+import { EMPTY_BODY, type ParsedBody, parseBody } from './body.js';
 import type { RouteContracts } from './contracts.js';
 import { HttpError } from './errors.js';
 import type { ResolvedHandler } from './handler.js';
@@ -126,13 +126,18 @@ export class Kernel {
 
   /** Serves one request. Never throws. */
   dispatch(input: IncomingInput): Outcome {
-    const outcome = guarded(
-      () => this.#route(input),
-      (error) => errorResponse(this, error, input.method, input.target),
+    const method = input.method;
+    let outcome: Outcome;
+    try {
+      outcome = this.#route(input);
+    } catch (error) {
+      outcome = errorResponse(this, error, method, input.target);
+    }
+    if (outcome instanceof Response) return finalize(outcome, method);
+    return outcome.then(
+      (res) => finalize(res, method),
+      (error: unknown) => finalize(errorResponse(this, error, method, input.target), method),
     );
-    return outcome instanceof Response
-      ? finalize(outcome, input.method)
-      : outcome.then((res) => finalize(res, input.method));
   }
 
   #globalChain(): readonly Middleware[] {
@@ -184,8 +189,7 @@ export class Kernel {
     }
     if (match?.malformed === true) return plainError(400, 'Malformed percent-encoding in the path');
 
-    const matched = match?.value ?? null;
-    const route = matched?.route ?? null;
+    const matched = match === null ? null : match.value;
     const req = new Request({
       method,
       path,
@@ -195,34 +199,50 @@ export class Kernel {
         settings.trustProxy === null
           ? input.ip
           : clientAddress(input.ip, input.headers.get('x-forwarded-for'), settings.trustProxy),
-      ...(match === null ? {} : { params: match.params, captures: match.captures }),
-      route: route === null ? null : { id: route.id, name: route.getName(), pattern: route.pattern },
-      body: () => loadBody(settings, input),
+      params: match === null ? undefined : match.params,
+      captures: match === null ? undefined : match.captures,
+      // The context describes the route to `req.route` when a handler reads it.
+      route: matched,
+      body: input.hasBody ? () => loadBody(settings, input) : noBody,
     });
     const res = new Response();
+    const global = this.#global ?? this.#globalChain();
+    if (global.length === 0) return this.#core(matched, req, res, method, path);
+    return runChain(global, (current) => this.#core(matched, current, res, method, path), req);
+  }
 
-    const core = (current: Request): Outcome =>
-      guarded(
-        () => {
-          if (matched !== null) return this.#runRoute(matched, current, res);
-          const allowed = allowedMethods(router, path);
-          if (allowed.length > 0 && method === 'OPTIONS')
-            return new Response().status(204).header('Allow', allowed.join(', '));
-          if (allowed.length > 0 && settings.methodNotAllowed) {
-            return plainError(405, `Method ${method} not allowed`).header('Allow', allowed.join(', '));
-          }
-          // RFC 9110 §15.6.2: 501 is for a method the server supports on no resource at all. On a path
-          // with routes the useful answer is the 405 above, whatever the method (SPEC §4).
-          if (!this.#table.methods.has(method)) return plainError(501, `Method ${method} is not implemented`);
-          const fallback = this.#table.fallback;
-          if (fallback !== null) {
-            return then(current.loadBody(), () => callHandler(fallback, current, res, []));
-          }
-          return plainError(404, `No route for ${method} ${path}`);
-        },
-        (error) => errorResponse(this, error, method, path),
-      );
-    return runChain(this.#global ?? this.#globalChain(), core, req);
+  /**
+   * What the application middleware wraps: the matched route, or the answers for a path without one.
+   * Errors become responses here, so the application middleware sees them. `method` and `path` are the
+   * request's as received, whatever request a middleware passes on.
+   */
+  #core(matched: RouteContext | null, req: Request, res: Response, method: string, path: string): Outcome {
+    try {
+      const outcome =
+        matched !== null ? this.#runRoute(matched, req, res) : this.#unmatched(req, res, method, path);
+      return outcome instanceof Response
+        ? outcome
+        : outcome.catch((error: unknown) => errorResponse(this, error, method, path));
+    } catch (error) {
+      return errorResponse(this, error, method, path);
+    }
+  }
+
+  #unmatched(req: Request, res: Response, method: string, path: string): Outcome {
+    const allowed = allowedMethods(this.#router, path);
+    if (allowed.length > 0 && method === 'OPTIONS')
+      return new Response().status(204).header('Allow', allowed.join(', '));
+    if (allowed.length > 0 && this.#settings.methodNotAllowed) {
+      return plainError(405, `Method ${method} not allowed`).header('Allow', allowed.join(', '));
+    }
+    // RFC 9110 §15.6.2: 501 is for a method the server supports on no resource at all. On a path with
+    // routes the useful answer is the 405 above, whatever the method (SPEC §4).
+    if (!this.#table.methods.has(method)) return plainError(501, `Method ${method} is not implemented`);
+    const fallback = this.#table.fallback;
+    if (fallback !== null) {
+      return then(req.loadBody(), () => callHandler(fallback, req, res, NO_BOUND));
+    }
+    return plainError(404, `No route for ${method} ${path}`);
   }
 
   #runRoute(context: RouteContext, req: Request, res: Response): Outcome {
@@ -231,17 +251,16 @@ export class Kernel {
       validation = this.#contracts.compile(context.route);
       context.validation = validation;
     }
-    const checkRequest = validation?.checkRequest ?? null;
+    const middleware = context.chain ?? this.#resolve(context);
+    if (validation === null) {
+      if (middleware.length === 0) return afterMiddleware(context, null, req, res);
+      return runChain(middleware, (current) => afterMiddleware(context, null, current, res), req);
+    }
+    const { checkRequest, checkResponse } = validation;
+    // Validation needs the body, so it runs where the body is read: after every middleware (an auth
+    // middleware's 401 comes first), before the bindings and the handler.
     const chain = () =>
-      runChain(
-        context.chain ?? this.#resolve(context),
-        // Validation needs the body, so it runs where the body is read: after every middleware (an auth
-        // middleware's 401 comes first), before the bindings and the handler.
-        (current) =>
-          then(current.loadBody(), () => checkRequest?.(current) ?? bindAndCall(context, current, res)),
-        req,
-      );
-    const checkResponse = validation?.checkResponse ?? null;
+      runChain(middleware, (current) => afterMiddleware(context, checkRequest, current, res), req);
     if (checkResponse === null) return chain();
     // The route's answer as the client gets it, thrown errors included, is what the document promises.
     const answered = guarded(chain, (error) => errorResponse(this, error, req.method, req.path));
@@ -249,10 +268,31 @@ export class Kernel {
   }
 }
 
+/** What runs once every middleware has let the request through: the body, its check, then the handler. */
+function afterMiddleware(
+  context: RouteContext,
+  checkRequest: ((req: Request) => Response | null) | null,
+  req: Request,
+  res: Response,
+): Outcome {
+  const loading = req.loadBody();
+  if (loading !== undefined) return loading.then(() => checkThenCall(context, checkRequest, req, res));
+  return checkThenCall(context, checkRequest, req, res);
+}
+
+function checkThenCall(
+  context: RouteContext,
+  checkRequest: ((req: Request) => Response | null) | null,
+  req: Request,
+  res: Response,
+): Outcome {
+  return (checkRequest === null ? null : checkRequest(req)) ?? bindAndCall(context, req, res);
+}
+
 /** Resolves the route's bound parameters (404 when a resolver finds nothing), then calls the handler. */
 function bindAndCall(context: RouteContext, req: Request, res: Response): Outcome {
-  const binders = context.binders ?? [];
-  if (binders.length === 0) return callHandler(context.handler, req, res, []);
+  const binders = context.binders ?? NO_BINDERS;
+  if (binders.length === 0) return callHandler(context.handler, req, res, NO_BOUND);
   return (async () => {
     const bound: unknown[] = [];
     for (const [name, resolver] of binders) {
@@ -266,6 +306,12 @@ function bindAndCall(context: RouteContext, req: Request, res: Response): Outcom
 }
 
 const NO_BODY = new Uint8Array(0);
+const NO_BOUND: readonly unknown[] = [];
+const NO_BINDERS: readonly (readonly [string, BindingResolver])[] = [];
+
+/** The body of a request that has none: the shared empty body (its media type is only ever read together
+ * with the request's Content-Type, so the empty body need not carry it). */
+const noBody = (): ParsedBody => EMPTY_BODY;
 
 /** Reads and parses the body (once per request, through `Request.loadBody`); synchronous when there is none. */
 function loadBody(settings: KernelSettings, input: IncomingInput): ParsedBody | Promise<ParsedBody> {
@@ -275,14 +321,22 @@ function loadBody(settings: KernelSettings, input: IncomingInput): ParsedBody | 
   return input.readBody(settings.bodyLimit).then(parse);
 }
 
-function callHandler(handler: ResolvedHandler, req: Request, res: Response, bound: unknown[]): Outcome {
-  return then(handler.call(req, res, ...bound), (result: unknown) => {
-    if (result === undefined) return res;
-    if (result instanceof Response) return result;
-    throw new TypeError(
-      `handler ${handler.location ?? ''} returned ${describe(result)} instead of a Response`,
-    );
-  });
+function callHandler(
+  handler: ResolvedHandler,
+  req: Request,
+  res: Response,
+  bound: readonly unknown[],
+): Outcome {
+  const result = bound.length === 0 ? handler.call(req, res) : handler.call(req, res, ...bound);
+  if (isPromise(result)) return Promise.resolve(result).then((value) => handlerResult(handler, res, value));
+  return handlerResult(handler, res, result);
+}
+
+/** What a handler returned: `res` (nothing returned) or a Response; anything else is a mistake. */
+function handlerResult(handler: ResolvedHandler, res: Response, result: unknown): Response {
+  if (result === undefined) return res;
+  if (result instanceof Response) return result;
+  throw new TypeError(`handler ${handler.location ?? ''} returned ${describe(result)} instead of a Response`);
 }
 
 /** The methods a path answers to, in `VERBS` order (HEAD with GET, OPTIONS always), then others. */

@@ -82,14 +82,7 @@ export function runChain(
   core: (req: Request) => Response | Promise<Response>,
   req: Request,
 ): Response | Promise<Response> {
-  const checked = (layer: Middleware, result: unknown): Response => {
-    if (!(result instanceof Response)) {
-      throw new TypeError(
-        `middleware ${layer.name || '<closure>'} returned ${describe(result)} instead of a Response (did you forget \`return\`?)`,
-      );
-    }
-    return result;
-  };
+  if (middleware.length === 0) return core(req);
   // Synchronous while every layer is: an async layer makes the rest of the chain a promise.
   const step = (index: number, current: Request): Response | Promise<Response> => {
     const layer = middleware[index];
@@ -102,6 +95,15 @@ export function runChain(
     return checked(layer, result);
   };
   return step(0, req);
+}
+
+function checked(layer: Middleware, result: unknown): Response {
+  if (!(result instanceof Response)) {
+    throw new TypeError(
+      `middleware ${layer.name || '<closure>'} returned ${describe(result)} instead of a Response (did you forget \`return\`?)`,
+    );
+  }
+  return result;
 }
 
 export function describe(value: unknown): string {

@@ -48,12 +48,22 @@ export interface RequestInit {
   query: string;
   headers: HeaderSource;
   ip: string;
-  params?: Readonly<Record<string, string>>;
-  captures?: readonly (string | undefined)[];
-  route?: RequestRoute | null;
+  params?: Readonly<Record<string, string>> | undefined;
+  captures?: readonly (string | undefined)[] | undefined;
+  /** The matched route, or what describes it when first asked (the kernel passes its route context). */
+  route?: RequestRoute | RouteSource | null;
   /** Reads and parses the body when first asked (the kernel's). Without one the body is empty. */
-  body?: () => ParsedBody | Promise<ParsedBody>;
+  body?: (() => ParsedBody | Promise<ParsedBody>) | undefined;
 }
+
+/** @internal Describes a matched route when `req.route` is first read, so requests that never read it
+ * never build it. */
+export interface RouteSource {
+  describe(): RequestRoute;
+}
+
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+const NO_CAPTURES: readonly (string | undefined)[] = Object.freeze([]);
 
 /**
  * `req.json()`, `req.body()` or `req.rawBody()` was called before the body was read: in a middleware,
@@ -79,13 +89,15 @@ export class BodyNotReadError extends Error {
 export class Request<P extends AnyParams = AnyParams> {
   readonly method: string;
   readonly ip: string;
-  /** The matched route, or `null` (fallback, automatic OPTIONS, errors). */
-  readonly route: RequestRoute | null;
-  readonly #uri: Uri;
+  readonly #path: string;
+  readonly #query: string;
+  /** Built on first use, like every per-request object below that most handlers never ask for. */
+  #uri: Uri | undefined;
+  #route: RequestRoute | RouteSource | null;
   readonly #headers: HeaderSource;
   readonly #params: Readonly<Record<string, string>>;
   readonly #captures: readonly (string | undefined)[];
-  readonly #attributes = new Map<string, unknown>();
+  #attributes: Map<string, unknown> | undefined;
   /** `null` until read. */
   #body: ParsedBody | null;
   #loader: (() => ParsedBody | Promise<ParsedBody>) | null;
@@ -95,13 +107,23 @@ export class Request<P extends AnyParams = AnyParams> {
   constructor(init: RequestInit) {
     this.method = init.method;
     this.ip = init.ip;
-    this.route = init.route ?? null;
-    this.#uri = new Uri(init.path, init.query);
+    this.#path = init.path;
+    this.#query = init.query;
+    this.#route = init.route ?? null;
     this.#headers = init.headers;
-    this.#params = init.params ?? {};
-    this.#captures = init.captures ?? [];
+    this.#params = init.params ?? NO_PARAMS;
+    this.#captures = init.captures ?? NO_CAPTURES;
     this.#loader = init.body ?? null;
     this.#body = this.#loader === null ? EMPTY_BODY : null;
+  }
+
+  /** The matched route, or `null` (fallback, automatic OPTIONS, errors). */
+  get route(): RequestRoute | null {
+    const route = this.#route;
+    if (route === null || !('describe' in route)) return route;
+    const described = route.describe();
+    this.#route = described;
+    return described;
   }
 
   getMethod(): string {
@@ -109,12 +131,13 @@ export class Request<P extends AnyParams = AnyParams> {
   }
 
   getUri(): Uri {
+    this.#uri ??= new Uri(this.#path, this.#query);
     return this.#uri;
   }
 
   /** Shorthand for `getUri().getPath()`. */
   get path(): string {
-    return this.#uri.getPath();
+    return this.#path;
   }
 
   /**
@@ -156,7 +179,7 @@ export class Request<P extends AnyParams = AnyParams> {
   }
 
   get searchParams(): URLSearchParams {
-    this.#search ??= new URLSearchParams(this.#uri.getQuery());
+    this.#search ??= new URLSearchParams(this.#query);
     return this.#search;
   }
 
@@ -238,13 +261,15 @@ export class Request<P extends AnyParams = AnyParams> {
 
   /** Attaches a value for later layers (`req.set('user', user)` in an auth middleware). Chainable. */
   set(key: string, value: unknown): this {
+    this.#attributes ??= new Map();
     this.#attributes.set(key, value);
     return this;
   }
 
   /** An attribute set by a middleware, or `fallback`. */
   get<T = unknown>(key: string, fallback?: T): T | undefined {
-    return this.#attributes.has(key) ? (this.#attributes.get(key) as T) : fallback;
+    const attributes = this.#attributes;
+    return attributes?.has(key) === true ? (attributes.get(key) as T) : fallback;
   }
 
   /** @internal Reads the body once; synchronous when there is none (the kernel's hot path stays so). */

@@ -10,6 +10,8 @@ import { HeaderError } from './errors.js';
 export type HeaderValue = string | number | readonly string[];
 export type ResponseBody = string | Uint8Array | null;
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 interface HeaderEntry {
   /** The name as the handler spelled it (sent as is; HTTP/1.1 names are case-insensitive). */
   name: string;
@@ -43,6 +45,15 @@ export class Response {
   header(name: string, value: HeaderValue): this {
     const values = normaliseValues(name, value);
     this.#headers.set(name.toLowerCase(), { name, values });
+    return this;
+  }
+
+  /**
+   * @internal Sets a header the framework writes itself (`Content-Type` of `json()`, `Content-Length`):
+   * `key` is the lower-case `name`, and both are known to be valid, so node's validators are skipped.
+   */
+  setKnownHeader(key: string, name: string, value: string): this {
+    this.#headers.set(key, { name, values: [value] });
     return this;
   }
 
@@ -87,10 +98,23 @@ export class Response {
     return out;
   }
 
+  /**
+   * @internal Every header as a flat `[name, value, …]` list, the form node's `writeHead` takes without
+   * building a header map: a repeated header repeats its name. The names and values of {@link getHeaders},
+   * in the order they were first set.
+   */
+  headerList(): string[] {
+    const flat: string[] = [];
+    for (const { name, values } of this.#headers.values()) {
+      for (let i = 0; i < values.length; i++) flat.push(name, values[i] as string);
+    }
+    return flat;
+  }
+
   /** Sends `data` as JSON (`application/json; charset=utf-8`). `undefined` is sent as `null`. */
   json(data: unknown): this {
     this.#body = JSON.stringify(data) ?? 'null';
-    return this.header('Content-Type', 'application/json; charset=utf-8');
+    return this.setKnownHeader('content-type', 'Content-Type', JSON_TYPE);
   }
 
   /**

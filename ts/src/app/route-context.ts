@@ -10,14 +10,14 @@
  */
 import type { ResolvedHandler } from './handler.js';
 import type { Middleware } from './middleware.js';
-import type { Request } from './request.js';
+import type { Request, RequestRoute, RouteSource } from './request.js';
 import type { Route } from './route.js';
 import type { RouteValidation } from './validation.js';
 
 /** `(raw, req) => value`; `null`/`undefined` answers 404. */
 export type BindingResolver = (value: string, req: Request) => unknown;
 
-export class RouteContext {
+export class RouteContext implements RouteSource {
   /** The registered route (`req.route`'s id, name and pattern; the tooling's view). */
   readonly route: Route;
   readonly handler: ResolvedHandler;
@@ -32,6 +32,12 @@ export class RouteContext {
   constructor(route: Route) {
     this.route = route;
     this.handler = route.handler;
+  }
+
+  /** What `req.route` shows of this route: a new object for each request that reads it. */
+  describe(): RequestRoute {
+    const route = this.route;
+    return { id: route.id, name: route.getName(), pattern: route.pattern };
   }
 
   /** Forgets what was resolved (the kernel resolves it again at the next request). */

@@ -40,6 +40,9 @@ export interface IncomingInput {
 export interface OutgoingResponse {
   getStatus(): number;
   getHeaders(): Record<string, string | readonly string[]>;
+  /** The headers as a flat `[name, value, …]` list (a repeated header repeats its name), when the
+   * response can give them so without building the record of {@link getHeaders}. */
+  headerList?(): string[];
   getBody(): string | Uint8Array | null;
 }
 

@@ -2,7 +2,7 @@
  * The node:http request listener: `IncomingMessage` → {@link IncomingInput} → kernel → `ServerResponse`.
  * Mount it in any node:http (or https, http2-compat) server: `createServer(app.listener)`.
  */
-import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { clientAborted, readLimited } from './body-stream.js';
 import type {
   Dispatch,
@@ -13,49 +13,82 @@ import type {
 } from './dispatch.js';
 import { errorBody, HttpError } from './errors.js';
 
-function hasBody(req: IncomingMessage): boolean {
-  const { 'content-length': length, 'transfer-encoding': encoding } = req.headers;
-  return encoding !== undefined || (length !== undefined && length !== '0');
-}
-
 export type { Dispatch } from './dispatch.js';
 
-/** Node's own headers object (lower-case names, repeated headers already joined by node) as the
- * kernel's header source: read in place; the map of all headers is built only when asked for. */
-class NodeHeaders implements HeaderSource {
-  readonly #raw: IncomingHttpHeaders;
+/**
+ * One request as the kernel sees it, and its header source: node's own headers object (lower-case names,
+ * repeated headers already joined by node), read in place. Node builds that object from `rawHeaders` on
+ * first access, so it is touched only when a header is asked for: the checks below read `rawHeaders`.
+ */
+class NodeInput implements IncomingInput, HeaderSource {
+  readonly method: string;
+  readonly target: string;
+  readonly ip: string;
+  readonly hasBody: boolean;
+  /** Set when the body was refused part-way (413, a bad chunk): the connection closes after the answer. */
+  bodyRefused = false;
+  readonly #req: IncomingMessage;
   #all: Map<string, string> | undefined;
 
-  constructor(raw: IncomingHttpHeaders) {
-    this.#raw = raw;
+  constructor(req: IncomingMessage, hasBody: boolean) {
+    this.#req = req;
+    this.method = req.method ?? 'GET';
+    this.target = req.url ?? '/';
+    this.ip = req.socket.remoteAddress ?? '';
+    this.hasBody = hasBody;
+  }
+
+  get headers(): HeaderSource {
+    return this;
   }
 
   get(name: string): string | undefined {
-    const value = this.#raw[name];
+    const value = this.#req.headers[name];
     return Array.isArray(value) ? value.join(', ') : value;
   }
 
   all(): Map<string, string> {
     if (this.#all === undefined) {
       this.#all = new Map();
-      for (const name of Object.keys(this.#raw)) {
+      for (const name of Object.keys(this.#req.headers)) {
         const value = this.get(name);
         if (value !== undefined) this.#all.set(name, value);
       }
     }
     return this.#all;
   }
+
+  async readBody(limit: number): Promise<Uint8Array> {
+    const req = this.#req;
+    try {
+      return await readLimited(req, limit, req.headers['content-length']);
+    } catch (error) {
+      // The client went away mid-body: its fault, not the server's (no 500, no stack trace in the log).
+      const code = (error as NodeJS.ErrnoException).code;
+      if (!(error instanceof HttpError) && (req.destroyed || code === 'ECONNRESET')) throw clientAborted();
+      // The rest of the body is not read: close the connection after answering instead of draining it.
+      this.bodyRefused = true;
+      throw error;
+    }
+  }
 }
+
+/** What one pass over the raw header names finds: a protocol error, or whether a body follows. */
+const NO_BODY = 0;
+const BODY = 1;
 
 /**
  * What RFC 9112 rejects and node's parser lets through, checked where it is cheap (one pass over the raw
- * header names): `null` when the request is fine, else the error to answer before any routing.
+ * header names): an error to answer before any routing, else {@link BODY} or {@link NO_BODY}.
  * - a request line without `HTTP/1.x` (node takes `GET /` as HTTP/0.9; `HTTP/2.0` over HTTP/1): 400 / 505;
  * - more than one `Host` (§3.2: MUST be 400);
  * - a `Transfer-Encoding` other than `chunked` (`gzip, chunked`): §6.1, a coding the server does not
  *   understand, 501.
+ * RFC 9112 §6.3: a request with neither Content-Length nor Transfer-Encoding (or a Content-Length of 0)
+ * has no body; then the stream is never touched (node drains what was not read when the response ends).
+ * Node's parser refuses a repeated Content-Length, and trims header values, so the raw value is the one.
  */
-function protocolError(req: IncomingMessage): HttpError | null {
+function inspect(req: IncomingMessage): HttpError | typeof BODY | typeof NO_BODY {
   if (req.httpVersionMajor !== 1) {
     return req.httpVersionMajor === 0
       ? new HttpError(400, 'Request line without an HTTP version')
@@ -63,23 +96,36 @@ function protocolError(req: IncomingMessage): HttpError | null {
   }
   const raw = req.rawHeaders;
   let hosts = 0;
+  let length: string | undefined;
+  let chunked = false;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i] as string;
-    if (name.length === 4 && name.toLowerCase() === 'host') hosts++;
+    const size = name.length;
+    if (size === 4) {
+      if (name.toLowerCase() === 'host') hosts++;
+    } else if (size === 14) {
+      if (length === undefined && name.toLowerCase() === 'content-length') length = raw[i + 1];
+    } else if (size === 17 && name.toLowerCase() === 'transfer-encoding') {
+      chunked = true;
+    }
   }
   if (hosts > 1) return new HttpError(400, 'More than one Host header');
-  const coding = req.headers['transfer-encoding'];
-  if (coding !== undefined && coding.trim().toLowerCase() !== 'chunked')
-    return new HttpError(501, `Transfer-Encoding ${JSON.stringify(coding)} is not implemented`);
-  return null;
+  if (chunked) {
+    // node joins repeated Transfer-Encoding lines: `gzip` then `chunked` is `gzip, chunked`.
+    const coding = req.headers['transfer-encoding'] as string;
+    if (coding.trim().toLowerCase() !== 'chunked')
+      return new HttpError(501, `Transfer-Encoding ${JSON.stringify(coding)} is not implemented`);
+    return BODY;
+  }
+  return length !== undefined && length !== '0' ? BODY : NO_BODY;
 }
 
 export function createNodeListener(dispatch: Dispatch, logger: Logger): RequestListener {
   return (req, res) => {
-    const refused = protocolError(req);
-    if (refused !== null) {
-      const body = JSON.stringify(errorBody(refused.status, refused.message));
-      res.writeHead(refused.status, [
+    const inspected = inspect(req);
+    if (inspected instanceof HttpError) {
+      const body = JSON.stringify(errorBody(inspected.status, inspected.message));
+      res.writeHead(inspected.status, [
         'Content-Type',
         'application/json; charset=utf-8',
         'Content-Length',
@@ -90,29 +136,7 @@ export function createNodeListener(dispatch: Dispatch, logger: Logger): RequestL
       res.end(body);
       return;
     }
-    let bodyRefused = false;
-    const input: IncomingInput = {
-      method: req.method ?? 'GET',
-      target: req.url ?? '/',
-      headers: new NodeHeaders(req.headers),
-      ip: req.socket.remoteAddress ?? '',
-      // RFC 9112 §6.3: a request with neither Content-Length nor Transfer-Encoding has no body; then the
-      // stream is never touched (node drains what was not read when the response ends).
-      hasBody: hasBody(req),
-      readBody: async (limit) => {
-        try {
-          return await readLimited(req, limit, req.headers['content-length']);
-        } catch (error) {
-          // The client went away mid-body: its fault, not the server's (no 500, no stack trace in the log).
-          const code = (error as NodeJS.ErrnoException).code;
-          if (!(error instanceof HttpError) && (req.destroyed || code === 'ECONNRESET'))
-            throw clientAborted();
-          // The rest of the body is not read: close the connection after answering instead of draining it.
-          bodyRefused = true;
-          throw error;
-        }
-      },
-    };
+    const input = new NodeInput(req, inspected === BODY);
     let outcome: OutgoingResponse | Promise<OutgoingResponse>;
     try {
       outcome = dispatch(input);
@@ -122,11 +146,11 @@ export function createNodeListener(dispatch: Dispatch, logger: Logger): RequestL
     }
     if (outcome instanceof Promise) {
       outcome.then(
-        (response) => write(res, response, bodyRefused, logger),
+        (response) => write(res, response, input.bodyRefused, logger),
         (error: unknown) => fail(res, error, logger),
       );
     } else {
-      write(res, outcome, bodyRefused, logger);
+      write(res, outcome, input.bodyRefused, logger);
     }
   };
 }
@@ -137,11 +161,7 @@ function write(res: ServerResponse, response: OutgoingResponse, closeAfter: bool
   try {
     // One writeHead with a flat [name, value, …] list: node then skips its per-header map
     // (setHeader), a measurable share of a small response. A repeated header repeats its name.
-    const flat: string[] = [];
-    for (const [name, value] of Object.entries(response.getHeaders())) {
-      if (Array.isArray(value)) for (const item of value) flat.push(name, String(item));
-      else flat.push(name, String(value));
-    }
+    const flat = response.headerList?.() ?? flatten(response.getHeaders());
     if (closeAfter) flat.push('Connection', 'close');
     res.writeHead(response.getStatus(), flat);
     const body = response.getBody();
@@ -149,6 +169,15 @@ function write(res: ServerResponse, response: OutgoingResponse, closeAfter: bool
   } catch (error) {
     fail(res, error, logger);
   }
+}
+
+function flatten(headers: Record<string, string | readonly string[]>): string[] {
+  const flat: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (Array.isArray(value)) for (const item of value) flat.push(name, String(item));
+    else flat.push(name, String(value));
+  }
+  return flat;
 }
 
 /** Last resort (the kernel never throws, so this means a bug): a bare 500, and never a crashed process. */

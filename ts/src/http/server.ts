@@ -53,16 +53,6 @@ interface Connection {
 export function createArborServer(listener: RequestListener, options: ServerOptions = {}): ArborServer {
   const requestTimeout = options.requestTimeout ?? 300_000;
   const headersTimeout = Math.min(options.headersTimeout ?? 60_000, requestTimeout);
-  const server = createServer(
-    {
-      maxHeaderSize: options.maxHeaderSize ?? 16 * 1024,
-      requestTimeout,
-      headersTimeout,
-      // node checks the two timeouts on this period (30 s by default): a short timeout needs a short period.
-      connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(headersTimeout / 4))),
-    },
-    listener,
-  ) as ArborServer;
   let closing = false;
   const connections = new WeakMap<Socket, Connection>();
   const connectionOf = (socket: Socket): Connection => {
@@ -75,6 +65,40 @@ export function createArborServer(listener: RequestListener, options: ServerOpti
   };
   /** Responses of complete requests, still being produced: a protocol error waits for them. */
   const owed = (connection: Connection) => [...connection.open].some((res) => res.req.complete);
+
+  // One function for every response ('close' comes once per response; a second call would change nothing).
+  function onResponseClose(this: ServerResponse): void {
+    const connection = connections.get(this.req.socket as Socket);
+    if (connection !== undefined) {
+      connection.open.delete(this);
+      if (connection.pendingError !== null && !owed(connection)) {
+        const answer = connection.pendingError;
+        connection.pendingError = null;
+        answer();
+      }
+    }
+    if (closing) server.closeIdleConnections();
+  }
+  // Every request passes here before the application's listener (one listener on 'request', not two).
+  const onRequest: RequestListener = (req, res) => {
+    // While closing, a connection that finishes its response is not kept alive for another request.
+    if (closing) res.setHeader('Connection', 'close');
+    connectionOf(req.socket).open.add(res);
+    // 'close' follows 'finish' (next tick), and also comes alone when the connection dies first.
+    res.on('close', onResponseClose);
+    listener(req, res);
+  };
+
+  const server = createServer(
+    {
+      maxHeaderSize: options.maxHeaderSize ?? 16 * 1024,
+      requestTimeout,
+      headersTimeout,
+      // node checks the two timeouts on this period (30 s by default): a short timeout needs a short period.
+      connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(headersTimeout / 4))),
+    },
+    onRequest,
+  ) as ArborServer;
 
   server.on(
     'clientError',
@@ -104,23 +128,6 @@ export function createArborServer(listener: RequestListener, options: ServerOpti
       else answer();
     },
   );
-
-  server.on('request', (req, res) => {
-    // While closing, a connection that finishes its response is not kept alive for another request.
-    if (closing) res.setHeader('Connection', 'close');
-    const connection = connectionOf(req.socket);
-    connection.open.add(res);
-    // 'close' follows 'finish' (next tick), and also comes alone when the connection dies first.
-    res.once('close', () => {
-      connection.open.delete(res);
-      if (connection.pendingError !== null && !owed(connection)) {
-        const answer = connection.pendingError;
-        connection.pendingError = null;
-        answer();
-      }
-      if (closing) server.closeIdleConnections();
-    });
-  });
 
   // CONNECT is routed like any other method (405 with `Allow` on a known path, SPEC §4) instead of node's
   // default of closing the connection without a word; this server is no proxy, so it never tunnels.
