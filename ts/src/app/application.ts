@@ -202,10 +202,11 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
    * app.ready(); // RouteError: route GET /admin (app.ts:3) uses the middleware 'auht', which no alias defines (did you mean 'auth'?) …
    */
   ready(): this {
-    const kernel = this.#kernelNow();
+    this.#kernelNow();
     if (!this.#ready) {
       checkMiddlewareNames(this.#table.global, this.#table.routes, this.#table.aliases);
-      kernel.prepare();
+      // Each route's middleware chain and binders are resolved by its first request, not here: a start
+      // should not pay for the routes that are never asked for (and the names were just checked).
       this.#ready = true;
     }
     return this;

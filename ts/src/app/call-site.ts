@@ -38,6 +38,19 @@ const OWN_ROOTS = ownRoots();
 // "    at fn (/a/b.ts:12:5)", "    at /a/b.ts:12:5", "    at async file:///a/b.js:3:1"
 const FRAME = /\(?((?:file:\/\/)?[^\s()]+?):(\d+):\d+\)?\s*$/;
 
+/** Where a route was registered: captured at registration ({@link LazyCallSite}) or known beforehand. */
+export interface CallSiteSource {
+  readonly value: CallSite | null;
+}
+
+/** A call site known without a capture: the route cache stored it, for a file that has not changed since. */
+export class KnownCallSite implements CallSiteSource {
+  readonly value: CallSite;
+  constructor(site: CallSite) {
+    this.value = site;
+  }
+}
+
 /**
  * Where the current registration happened, resolved lazily.
  *
@@ -47,7 +60,7 @@ const FRAME = /\(?((?:file:\/\/)?[^\s()]+?):(\d+):\d+\)?\s*$/;
  * message, the annotation reader, `route:list`). An application that starts from the route cache never
  * asks.
  */
-export class LazyCallSite {
+export class LazyCallSite implements CallSiteSource {
   readonly #trace: Error;
   #resolved: CallSite | null | undefined;
 

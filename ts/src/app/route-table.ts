@@ -9,13 +9,14 @@
  * never served.
  */
 import type { RouteCacheBoot } from '../cache/boot.js';
+import type { ExpectedRoutes } from '../cache/expected.js';
 import type { TableOptions } from '../cache/fingerprint.js';
 import type { RouteInfo } from '../engine/engine.js';
 import { RouteError } from '../errors.js';
 import type { AnnotationSet } from '../openapi/types.js';
 import { Router, type RouterOptions } from '../router.js';
 import { MiddlewareAliases } from './aliases.js';
-import { LazyCallSite } from './call-site.js';
+import { type CallSiteSource, KnownCallSite, LazyCallSite } from './call-site.js';
 import type { AnyGroup, RouteSink } from './group.js';
 import {
   type ControllerInstances,
@@ -71,6 +72,8 @@ export class RouteTable {
   readonly #pending: (readonly string[])[] = [];
   #bootError: unknown = null;
   #cachedAnnotations: (() => AnnotationSet | null) | null = null;
+  /** What the route cache expects to be registered; `undefined` until the first deferred registration. */
+  #expectedRoutes: ExpectedRoutes | null | undefined;
   #infos: RouteInfo[] | null = null;
 
   constructor(options: RouteTableOptions) {
@@ -121,7 +124,7 @@ export class RouteTable {
     handler: RouteHandler,
     group: AnyGroup | null,
   ): Route {
-    const callSite = new LazyCallSite();
+    const callSite = this.#callSite(this.routes.length, methods, pattern);
     let route: Route;
     try {
       route = new Route(this.owner, {
@@ -138,10 +141,35 @@ export class RouteTable {
       this.routes.push(route);
       this.contexts.push(context);
     } catch (error) {
-      throw withCallSite(error, callSite.value);
+      // A mistake names the line it was made on: captured now (the stack is still the registration's),
+      // never taken from the cache.
+      throw withCallSite(error, (callSite instanceof KnownCallSite ? new LazyCallSite() : callSite).value);
     }
     this.#options.onChange('route');
     return route;
+  }
+
+  /**
+   * Where this registration happens. While the route cache defers compiling, a route the cache lists at
+   * this position, from a file unchanged since, takes the call site the cache stored (see
+   * `cache/expected.ts`); the first such route of each file is captured all the same, to confirm the cache
+   * names call sites as this process does.
+   */
+  #callSite(id: number, methods: readonly string[], pattern: string): CallSiteSource {
+    const expected = this.#router === null ? this.#expected() : null;
+    const stored = expected?.callSite(id, methods, pattern);
+    if (stored === undefined) return new LazyCallSite();
+    if (stored.confirmed) return new KnownCallSite(stored.site);
+    const captured = new LazyCallSite();
+    const site = captured.value;
+    expected?.confirm(stored.site, site?.file === stored.site.file && site.line === stored.site.line);
+    return captured;
+  }
+
+  /** The cache's routes, read at the first registration while deferred (`null`: no usable cache). */
+  #expected(): ExpectedRoutes | null {
+    if (this.#expectedRoutes === undefined) this.#expectedRoutes = this.#cache?.expected() ?? null;
+    return this.#expectedRoutes;
   }
 
   #compile(router: Router<RouteContext>, context: RouteContext, methods: readonly string[]): void {
@@ -169,6 +197,7 @@ export class RouteTable {
       name: route.getName(),
     }));
     this.#pending.length = 0;
+    this.#expectedRoutes = null;
     const hit = cache?.load<RouteContext>(keys, this.#options.tableOptions) ?? null;
     if (hit !== null) {
       for (const context of this.contexts) {

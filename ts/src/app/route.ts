@@ -3,7 +3,7 @@
  * on it. {@link RegisteredRoute} is the read-only view the OpenAPI exporter and the CLI consume.
  */
 import type { RouteInfo } from '../engine/engine.js';
-import type { CallSite, LazyCallSite } from './call-site.js';
+import type { CallSite, CallSiteSource } from './call-site.js';
 import type { AnyGroup } from './group.js';
 import type { ResolvedHandler } from './handler.js';
 import { type MiddlewareRef, referenceLabel, toReferences } from './middleware.js';
@@ -40,7 +40,7 @@ export class Route {
   readonly pattern: string;
   readonly group: AnyGroup | null;
   readonly handler: ResolvedHandler;
-  readonly #callSite: LazyCallSite | null;
+  readonly #callSite: CallSiteSource | null;
   readonly #owner: RouteOwner;
   readonly #middleware: MiddlewareRef[] = [];
   #name: string | null = null;
@@ -51,7 +51,7 @@ export class Route {
   /** @internal Routes are created by `Application`/`Group` registration methods. */
   constructor(
     owner: RouteOwner,
-    fields: Pick<Route, 'id' | 'pattern' | 'group' | 'handler'> & { callSite: LazyCallSite | null },
+    fields: Pick<Route, 'id' | 'pattern' | 'group' | 'handler'> & { callSite: CallSiteSource | null },
   ) {
     this.#owner = owner;
     this.id = fields.id;

@@ -13,8 +13,15 @@
 import { readFileSync } from 'node:fs';
 import type { AnnotationSet } from '../openapi/types.js';
 import { Router } from '../router.js';
+import { ExpectedRoutes } from './expected.js';
 import { fingerprint, type RouteKey, type TableOptions } from './fingerprint.js';
-import { CacheFormatError, type DecodedCache, decodeCache, parseSection } from './format.js';
+import {
+  CacheFormatError,
+  type DecodedCache,
+  decodeCache,
+  parseSection,
+  type RegistrationIndex,
+} from './format.js';
 import { CACHE_ENV, OFF, resolveCachePath } from './location.js';
 import { arborVersion } from './version.js';
 
@@ -48,6 +55,9 @@ export class RouteCacheBoot {
   readonly #configured: string | true;
   readonly #env: NodeJS.ProcessEnv;
   #file: string | null = null;
+  /** The file as read for {@link expected}, kept until {@link load} (so a start reads it once). */
+  #read: { cache: DecodedCache } | { error: unknown } | null = null;
+  #expected: ExpectedRoutes | null | undefined;
 
   private constructor(configured: string | true, env: NodeJS.ProcessEnv) {
     this.#configured = configured;
@@ -79,12 +89,32 @@ export class RouteCacheBoot {
     return this.#file;
   }
 
+  /**
+   * The routes the cache holds, with their call sites, for the registrations still to come (the
+   * application asks at its first registration); `null` when there is no usable cache. Reads the file once
+   * for the whole start, and warns about nothing: {@link load} reports what is wrong with the file.
+   */
+  expected(): ExpectedRoutes | null {
+    if (this.#expected !== undefined) return this.#expected;
+    this.#expected = null;
+    const read = this.#readFile();
+    if (!('cache' in read)) return null;
+    const { header } = read.cache;
+    if (header.arborVersion === arborVersion() && isIndex(header.registrations))
+      this.#expected = new ExpectedRoutes(header.registrations);
+    return this.#expected;
+  }
+
   /** The cached router when the cache was written for exactly these routes and options, else `null`. */
   load<T>(routes: readonly RouteKey[], options: TableOptions): CacheHit<T> | null {
-    let cache: DecodedCache;
-    try {
-      cache = decodeCache(readFileSync(this.file));
-    } catch (error) {
+    const read = this.#readFile();
+    const expected = this.#expected;
+    // The file's bytes are not kept past this start (the snapshot is copied into the engine); another
+    // load reads the file again.
+    this.#read = null;
+    this.#expected = undefined;
+    if (!('cache' in read)) {
+      const error = read.error;
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null; // no cache file: compile
       if (error instanceof CacheFormatError && error.reason === 'version') {
         warnOnce('ARBOR_ROUTE_CACHE_VERSION', this.file, `was written in another format (${error.message})`);
@@ -93,6 +123,7 @@ export class RouteCacheBoot {
       }
       return null;
     }
+    const { cache } = read;
     const { header } = cache;
     if (header.arborVersion !== arborVersion()) {
       warnOnce(
@@ -102,7 +133,12 @@ export class RouteCacheBoot {
       );
       return null;
     }
-    if (header.routeCount !== routes.length || header.fingerprint !== fingerprint(routes, options)) {
+    const same =
+      header.routeCount === routes.length &&
+      (expected !== null && expected !== undefined && expected.length === header.routeCount
+        ? expected.matches(routes) && JSON.stringify(header.options) === JSON.stringify(options)
+        : header.fingerprint === fingerprint(routes, options));
+    if (!same) {
       warnOnce(
         'ARBOR_ROUTE_CACHE_STALE',
         this.file,
@@ -129,16 +165,28 @@ export class RouteCacheBoot {
     }
     // The annotations are read again from the file when first asked for (the docs routes, rarely and once),
     // so the file's bytes are not kept alive: the snapshot now lives in the engine.
-    const expected = header.fingerprint;
+    const print = header.fingerprint;
     let annotations: { value: AnnotationSet | null } | undefined;
     return {
       router,
       annotations: () => {
-        annotations ??= { value: this.#annotations(expected) };
+        annotations ??= { value: this.#annotations(print) };
         return annotations.value;
       },
       file: this.file,
     };
+  }
+
+  /** The file, read and checked once (by {@link expected} or {@link load}, whichever comes first). */
+  #readFile(): { cache: DecodedCache } | { error: unknown } {
+    if (this.#read === null) {
+      try {
+        this.#read = { cache: decodeCache(readFileSync(this.file)) };
+      } catch (error) {
+        this.#read = { error };
+      }
+    }
+    return this.#read;
   }
 
   /** The annotations section, if the file still holds the cache this router came from; else `null` (the
@@ -153,4 +201,21 @@ export class RouteCacheBoot {
       return null;
     }
   }
+}
+
+/** A registration index as `route:cache` writes it (the header is JSON from a file: check its shape). */
+function isIndex(index: unknown): index is RegistrationIndex {
+  const i = index as RegistrationIndex | undefined;
+  return (
+    i !== undefined &&
+    i !== null &&
+    Array.isArray(i.methods) &&
+    Array.isArray(i.patterns) &&
+    Array.isArray(i.names) &&
+    Array.isArray(i.files) &&
+    Array.isArray(i.sites) &&
+    i.methods.length === i.patterns.length &&
+    i.names.length === i.patterns.length &&
+    i.sites.length === 2 * i.patterns.length
+  );
 }

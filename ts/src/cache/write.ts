@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import type { Order } from '../engine/engine.js';
 import { readAnnotations } from '../openapi/annotations.js';
 import type { AnnotationSet, RegisteredRoute } from '../openapi/types.js';
+import { registrationIndex } from './expected.js';
 import { fingerprint, tableOptions } from './fingerprint.js';
 import { type CachedRoute, encodeCache } from './format.js';
 import { arborVersion } from './version.js';
@@ -50,6 +51,7 @@ export function buildRouteCache(app: CacheSource, options: BuildOptions = {}): B
       fingerprint: print,
       options: options_,
       createdAt: new Date().toISOString(),
+      registrations: registrationIndex(table),
     },
     { snapshot: app.router.snapshot(), routes, annotations },
   );
