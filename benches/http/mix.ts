@@ -4,6 +4,7 @@
  * a failure of the server under test, never part of the workload (404s and 400s are checked by
  * `conformance.ts` before timing instead).
  */
+import { githubRequests } from './github.js';
 import { seedIds } from './model.js';
 
 export interface LoadRequest {
@@ -13,8 +14,8 @@ export interface LoadRequest {
   body?: string;
 }
 
-export type MixName = 'mixed' | 'read' | 'by-id';
-export const MIXES: readonly MixName[] = ['mixed', 'read', 'by-id'];
+export type MixName = 'mixed' | 'read' | 'by-id' | 'github';
+export const MIXES: readonly MixName[] = ['mixed', 'read', 'by-id', 'github'];
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
@@ -24,6 +25,10 @@ export const MIX_DESCRIPTIONS: Record<MixName, string> = {
     '70 % GET /tasks/:id (10 different ids), 10 % GET /tasks, 10 % GET /, 10 % PUT /tasks/:id with a small JSON body',
   read: '80 % GET /tasks/:id (10 different ids), 10 % GET /tasks, 10 % GET /',
   'by-id': '100 % GET /tasks/:id (10 different ids)',
+  github:
+    "GitHub's REST API as a 516-route table (benches/data/medley-github-api.json): every route's real URL in turn, " +
+    'with its method (282 GET, 78 POST, 77 DELETE, 41 PUT, 38 PATCH; no bodies), each answered with ' +
+    '`{ route, params }`',
 };
 
 export function buildMix(name: MixName): LoadRequest[] {
@@ -39,6 +44,8 @@ export function buildMix(name: MixName): LoadRequest[] {
     body: JSON.stringify({ completed: i % 2 === 0 }),
   });
   switch (name) {
+    case 'github':
+      return githubRequests();
     case 'by-id':
       return Array.from({ length: 20 }, (_, i) => byId(i));
     case 'read':

@@ -1,16 +1,21 @@
 /**
  * HTTP benchmark: the tasks API on Arbor, Express 5, Fastify 5, Hono (@hono/node-server) and a bare
  * node:http server, each in its own child process, driven by autocannon from another process on loopback.
+ * `--mix github` serves GitHub's REST API instead (516 routes, `github.ts`), cycling through every route's
+ * real URL: routing a large table under HTTP load. The bare server has no router, so it sits that one out.
  * Runs are interleaved (A B C D E, B C D E A, …) so that drift in the machine's load spreads over every
  * server instead of favouring whichever ran in a quiet minute. Every server is checked for correct
  * answers before anything is timed.
  *
  *   npm run bench:http                         5 rounds × 10 s (3 s warm-up each), 100 connections
  *   node --import tsx benches/http/run.ts --smoke        1 round × 2 s: checks the machinery, not a benchmark
- *   options: --rounds N --duration S --warmup S --connections N --pipelining N --mix mixed|read|by-id
+ *   options: --rounds N --duration S --warmup S --connections N --pipelining N --mix mixed|read|by-id|github
  *            --only arbor,arbor-validated --node /path/to/node (servers' Node) --out DIR (default benches/results)
  *            --arbor-engine wasm|reference (reference: the TypeScript engine of the differential tests)
  *            --arbor-from auto|dist|src (auto: dist/ when it is up to date, else the sources through tsx)
+ *   The report goes to http.md and http.svg for the default mix (mixed), http.<mix>.md and .svg for others:
+ *     node --import tsx benches/http/run.ts --mix by-id --rounds 3 --duration 8    → http.by-id.md
+ *     node --import tsx benches/http/run.ts --mix github --rounds 3 --duration 8   → http.github.md
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -20,6 +25,7 @@ import { parseArgs } from 'node:util';
 import { checkConformance } from './conformance.js';
 import type { RunCommand, RunResult } from './driver.js';
 import { describeEnvironment, type Environment } from './environment.js';
+import { checkGithubConformance } from './github.js';
 import { buildMix, MIX_DESCRIPTIONS, MIXES, type MixName } from './mix.js';
 import { renderReport, type ServerSummary } from './report.js';
 
@@ -34,11 +40,13 @@ interface Contender {
   pkg: string | null;
   /** Extra environment for the server process. */
   env?: Record<string, string>;
+  /** Its server for the `github` mix; absent: not in that mix. */
+  github?: string;
 }
 
 /** Arbor first; the bare server is the ceiling and Fastify the bar to clear. */
 const CONTENDERS: Contender[] = [
-  { name: 'arbor', label: 'Arbor', file: 'arbor.ts', pkg: null },
+  { name: 'arbor', label: 'Arbor', file: 'arbor.ts', pkg: null, github: 'github-arbor.ts' },
   // The same server validating every request against its annotations: the pair measures what it costs.
   {
     name: 'arbor-validated',
@@ -47,9 +55,9 @@ const CONTENDERS: Contender[] = [
     pkg: null,
     env: { ARBOR_BENCH_VALIDATE: '1' },
   },
-  { name: 'fastify', label: 'Fastify 5', file: 'fastify.ts', pkg: 'fastify' },
-  { name: 'hono', label: 'Hono (node-server)', file: 'hono.ts', pkg: 'hono' },
-  { name: 'express', label: 'Express 5', file: 'express.ts', pkg: 'express' },
+  { name: 'fastify', label: 'Fastify 5', file: 'fastify.ts', pkg: 'fastify', github: 'github-fastify.ts' },
+  { name: 'hono', label: 'Hono (node-server)', file: 'hono.ts', pkg: 'hono', github: 'github-hono.ts' },
+  { name: 'express', label: 'Express 5', file: 'express.ts', pkg: 'express', github: 'github-express.ts' },
   { name: 'bare', label: 'bare node:http', file: 'bare.ts', pkg: null },
 ];
 
@@ -120,7 +128,10 @@ if (settings.arborEngine === 'reference') {
   if (arbor) arbor.label = 'Arbor (TS reference engine)';
 }
 const only = args.only?.split(',').map((s) => s.trim());
-const contenders = CONTENDERS.filter((c) => !only || only.includes(c.name));
+const github = settings.mix === 'github';
+const contenders = CONTENDERS.filter(
+  (c) => (!only || only.includes(c.name)) && (!github || c.github !== undefined),
+);
 if (contenders.length === 0)
   throw new Error(`--only matched no server; known: ${CONTENDERS.map((c) => c.name)}`);
 
@@ -173,7 +184,8 @@ function waitForMessage<T>(child: ChildProcess, type: string, timeoutMs: number,
 }
 
 async function startServer(contender: Contender): Promise<Running> {
-  const child = startChild(join(here, 'servers', contender.file), settings.node, contender.env);
+  const file = github ? (contender.github as string) : contender.file;
+  const child = startChild(join(here, 'servers', file), settings.node, contender.env);
   const { port } = await waitForMessage<{ port: number }>(child, 'listening', 60_000, contender.label);
   const running: Running = { contender, child, url: `http://127.0.0.1:${port}`, exited: false };
   child.once('exit', () => {
@@ -202,7 +214,7 @@ async function main(): Promise<void> {
     for (const contender of contenders) {
       const server = await startServer(contender);
       servers.push(server);
-      const problems = await checkConformance(server.url);
+      const problems = await (github ? checkGithubConformance : checkConformance)(server.url);
       failures.set(contender.name, problems);
       log(
         `${contender.label}: ${server.url} ${problems.length === 0 ? 'answers correctly' : 'FAILS CHECKS'}`,
@@ -266,9 +278,10 @@ async function main(): Promise<void> {
       },
     });
     mkdirSync(args.out, { recursive: true });
-    writeFileSync(join(args.out, 'http.md'), markdown);
-    writeFileSync(join(args.out, 'http.svg'), svg);
-    log(`wrote ${join(args.out, 'http.md')} and http.svg`);
+    const stem = settings.mix === 'mixed' ? 'http' : `http.${settings.mix}`;
+    writeFileSync(join(args.out, `${stem}.md`), markdown);
+    writeFileSync(join(args.out, `${stem}.svg`), svg);
+    log(`wrote ${join(args.out, `${stem}.md`)} and ${stem}.svg`);
   } finally {
     for (const server of servers) server.child.kill('SIGTERM');
     driver.kill('SIGTERM');

@@ -44,48 +44,15 @@ export interface ArborServer extends Server {
   closeGracefully(graceMs?: number): Promise<void>;
 }
 
-/** Responses still owed on a connection, in request order, and the protocol error waiting behind them. */
-interface Connection {
-  open: Set<ServerResponse>;
-  pendingError: (() => void) | null;
-}
-
 export function createArborServer(listener: RequestListener, options: ServerOptions = {}): ArborServer {
   const requestTimeout = options.requestTimeout ?? 300_000;
   const headersTimeout = Math.min(options.headersTimeout ?? 60_000, requestTimeout);
   let closing = false;
-  const connections = new WeakMap<Socket, Connection>();
-  const connectionOf = (socket: Socket): Connection => {
-    let connection = connections.get(socket);
-    if (connection === undefined) {
-      connection = { open: new Set(), pendingError: null };
-      connections.set(socket, connection);
-    }
-    return connection;
-  };
-  /** Responses of complete requests, still being produced: a protocol error waits for them. */
-  const owed = (connection: Connection) => [...connection.open].some((res) => res.req.complete);
-
-  // One function for every response ('close' comes once per response; a second call would change nothing).
-  function onResponseClose(this: ServerResponse): void {
-    const connection = connections.get(this.req.socket as Socket);
-    if (connection !== undefined) {
-      connection.open.delete(this);
-      if (connection.pendingError !== null && !owed(connection)) {
-        const answer = connection.pendingError;
-        connection.pendingError = null;
-        answer();
-      }
-    }
-    if (closing) server.closeIdleConnections();
-  }
-  // Every request passes here before the application's listener (one listener on 'request', not two).
+  // Every request passes here first (one listener on 'request'): nothing is tracked per request, since
+  // node already knows which response each connection is writing (see `inProgress`).
   const onRequest: RequestListener = (req, res) => {
     // While closing, a connection that finishes its response is not kept alive for another request.
     if (closing) res.setHeader('Connection', 'close');
-    connectionOf(req.socket).open.add(res);
-    // 'close' follows 'finish' (next tick), and also comes alone when the connection dies first.
-    res.on('close', onResponseClose);
     listener(req, res);
   };
 
@@ -99,6 +66,12 @@ export function createArborServer(listener: RequestListener, options: ServerOpti
     },
     onRequest,
   ) as ArborServer;
+  /** Open connections, for a graceful close (per connection, not per request). */
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
 
   server.on(
     'clientError',
@@ -121,11 +94,9 @@ export function createArborServer(listener: RequestListener, options: ServerOpti
             `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
         );
       };
-      const connection = connections.get(socket);
       // The request that failed may have reached the listener already (a timed-out body): its response, if
       // any, is dropped. Earlier, complete requests are answered first; node writes their responses in order.
-      if (connection !== undefined && owed(connection)) connection.pendingError = answer;
-      else answer();
+      afterOwed(socket, answer);
     },
   );
 
@@ -157,8 +128,41 @@ export function createArborServer(listener: RequestListener, options: ServerOpti
         else resolve();
       });
       server.closeIdleConnections();
+      // Responses in progress were started keep-alive: close their connections once they are out.
+      for (const socket of sockets) afterResponses(socket, () => server.closeIdleConnections());
     });
   return server;
+}
+
+/** node's socket, with the response it is writing (node's default `clientError` handler reads it too). */
+type HttpSocket = Socket & { _httpMessage?: ServerResponse | null };
+
+/**
+ * The response `socket` is writing, or `null`. Node writes a connection's responses one at a time, in
+ * request order: the first is attached to the socket until it is finished, the pipelined ones wait behind
+ * it and are attached in turn, so a connection with no response attached owes none.
+ */
+function inProgress(socket: Socket): ServerResponse | null {
+  return (socket as HttpSocket)._httpMessage ?? null;
+}
+
+/** Runs `then` once `socket` owes no response of a complete request (now, or as the last one closes). */
+function afterOwed(socket: Socket, then: () => void): void {
+  const res = inProgress(socket);
+  if (res === null || !res.req.complete || !socket.writable) then();
+  // 'close' follows 'finish' (next tick), when node has already attached the next response, if any; it
+  // also comes alone when the connection dies first.
+  else res.once('close', () => afterOwed(socket, then));
+}
+
+/** Runs `then` after each response `socket` is writing now or has queued behind it. */
+function afterResponses(socket: Socket, then: () => void): void {
+  const res = inProgress(socket);
+  if (res === null) return;
+  res.once('close', () => {
+    then();
+    if (inProgress(socket) !== res) afterResponses(socket, then);
+  });
 }
 
 /**
