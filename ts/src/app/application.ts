@@ -42,6 +42,7 @@ import type { BindingResolver, RouteContext } from './route-context.js';
 import { RouteTable, type TableChange } from './route-table.js';
 import { MemoryRateLimitStore, throttleFactory } from './throttle.js';
 import { generateUrl, type UrlParams } from './url.js';
+import { validateOptions } from './validation.js';
 
 /**
  * `B` holds the value types of the bindings registered so far (`bind()` returns the application typed
@@ -266,7 +267,11 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
    * else from the sources, read once.
    */
   compileValidation(): void {
-    this.#kernelNow().compileValidations();
+    const kernel = this.#kernelNow();
+    // Nothing is validated unless the application or some group or route says so: then every route's
+    // checks compile to none, which its first request finds out as cheaply.
+    if (validateOptions(this.config.validate) === null && !this.#table.validationSet) return;
+    kernel.compileValidations();
   }
 
   protected addRoute(methods: readonly string[], uri: string, handler: RouteHandler): Route {

@@ -14,6 +14,7 @@ import type { ValidateConfig } from './validation.js';
 export interface RouteSink {
   register(methods: readonly string[], pattern: string, handler: RouteHandler, group: AnyGroup | null): Route;
   invalidate(): void;
+  validationChanged(): void;
 }
 
 /**
@@ -57,7 +58,7 @@ export class Group<Prefix extends string = string, B extends Bindings = NoBindin
    */
   validate(config: ValidateConfig = true): this {
     this.#validate = config;
-    this.#sink.invalidate();
+    this.#sink.validationChanged();
     return this;
   }
 
@@ -68,7 +69,10 @@ export class Group<Prefix extends string = string, B extends Bindings = NoBindin
 
   /** Outer groups' middleware first, then this group's. */
   middlewareChain(): MiddlewareRef[] {
-    return [...(this.parent?.middlewareChain() ?? []), ...this.#middleware];
+    const outer = this.parent?.middlewareChain();
+    return outer === undefined || outer.length === 0
+      ? this.#middleware.slice()
+      : [...outer, ...this.#middleware];
   }
 
   protected addRoute(methods: readonly string[], uri: string, handler: RouteHandler): Route {

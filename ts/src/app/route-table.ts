@@ -75,6 +75,7 @@ export class RouteTable {
   /** What the route cache expects to be registered; `undefined` until the first deferred registration. */
   #expectedRoutes: ExpectedRoutes | null | undefined;
   #infos: RouteInfo[] | null = null;
+  #validationSet = false;
 
   constructor(options: RouteTableOptions) {
     this.#options = options;
@@ -83,6 +84,10 @@ export class RouteTable {
     this.owner = {
       nameRoute: (route, name) => this.#nameRoute(route, name),
       invalidate: () => options.onChange('middleware'),
+      validationChanged: () => {
+        this.#validationSet = true;
+        options.onChange('middleware');
+      },
       register: (methods, pattern, handler, group) => this.register(methods, pattern, handler, group),
     };
   }
@@ -96,6 +101,12 @@ export class RouteTable {
   cachedAnnotations(): AnnotationSet | null {
     if (this.#router === null) this.#boot();
     return this.#cachedAnnotations?.() ?? null;
+  }
+
+  /** Whether some route or group called `validate()` (with the application's `validate`, whether any
+   * route can have contract checks). */
+  get validationSet(): boolean {
+    return this.#validationSet;
   }
 
   /** The route named `name`, if any. */

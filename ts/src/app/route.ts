@@ -33,6 +33,8 @@ export interface RouteOwner {
   nameRoute(route: Route, name: string): void;
   /** Called when middleware changes, so cached chains are rebuilt. */
   invalidate(): void;
+  /** Called when a route or group sets `validate`: there are contract checks to compile. */
+  validationChanged(): void;
 }
 
 export class Route {
@@ -103,7 +105,7 @@ export class Route {
    */
   validate(config: ValidateConfig = true): this {
     this.#validate = config;
-    this.#owner.invalidate();
+    this.#owner.validationChanged();
     return this;
   }
 
@@ -121,7 +123,12 @@ export class Route {
 
   /** Group middleware (outermost first), then the route's own. */
   middlewareChain(): MiddlewareRef[] {
-    return [...(this.group?.middlewareChain() ?? []), ...this.#middleware];
+    // Most routes have no group middleware: a copy of their own is the chain (checked for every route
+    // before serving, so no spreading of empty arrays).
+    const outer = this.group?.middlewareChain();
+    return outer === undefined || outer.length === 0
+      ? this.#middleware.slice()
+      : [...outer, ...this.#middleware];
   }
 
   /** `'Class.method'`, or the registration's `file:line`. */
