@@ -1,5 +1,6 @@
 /** The start-up benchmark's Markdown report: medians side by side, with the spread. */
 import type { Machine } from '../router/system.js';
+import { PHASES, type Phase } from './phases.js';
 
 export type Mode = 'compiled' | 'cached';
 
@@ -20,6 +21,8 @@ export interface StartupResult {
   cacheBytes: number;
   machine: Machine;
   samples: Record<Mode, Sample[]>;
+  /** CPU ms per phase of each instrumented start (`phases.ts`). */
+  phases: Record<Mode, Partial<Record<Phase, number>>[]>;
 }
 
 const median = (xs: readonly number[]): number => {
@@ -66,6 +69,28 @@ ${row('RSS', 'rss', mib)}
 ${row('JS heap used', 'heapUsed', mib)}
 ${row('external (incl. wasm memory)', 'external', mib)}
 
+${renderPhases(result)}
 Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.platform}, Node ${machine.node}.
+`;
+}
+
+function renderPhases({ phases }: StartupResult): string {
+  const runs = Math.min(phases.compiled.length, phases.cached.length);
+  if (runs === 0) return '';
+  const cell = (mode: Mode, phase: Phase) => {
+    const values = phases[mode].map((p) => p[phase]).filter((v): v is number => v !== undefined);
+    return values.length === 0 ? '—' : ms(median(values));
+  };
+  const rows = PHASES.map((phase) => `| ${phase} | ${cell('compiled', phase)} | ${cell('cached', phase)} |`);
+  return `## Where the time goes
+
+CPU milliseconds per phase (medians of ${runs} more starts per mode, instrumented by \`benches/startup/phases.ts\`;
+the wrapping costs a little, so the total is a bit above the timed starts' CPU time). CPU time rather than
+wall time: it is what a phase costs whatever else the machine is running.
+
+| phase | compiled | cached |
+|---|---:|---:|
+${rows.join('\n')}
+
 `;
 }

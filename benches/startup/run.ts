@@ -4,12 +4,14 @@
  * runs interleave the two modes (alternating which goes first) and the report takes medians, so a slow
  * moment on a shared machine hits both alike. Writes `benches/results/startup.md`.
  *
- *   node scripts/tasks.mjs build && tsx benches/startup/run.ts [--runs 9] [--routes 10000] [--out file]
+ *   node scripts/tasks.mjs build && tsx benches/startup/run.ts [--runs 9] [--phases 3] [--routes 10000] [--out file]
  *
  * Time-to-first-request is measured inside the child as `performance.now()` (milliseconds since the
  * process started) when the first HTTP response has been read: Node's own start, importing the app
  * (registration), building the router (compiling, or loading the snapshot) and serving one request over
  * loopback. Memory is `process.memoryUsage()` right after that first request.
+ *
+ * Then `--phases` more starts per mode, instrumented (`phases.ts`), say where the CPU time goes.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -18,11 +20,13 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { machine, ROOT } from '../router/system.js';
 import { applicationSource, startSource } from './generate.js';
+import { type Phase, phaseSource } from './phases.js';
 import { type Mode, renderStartup, type Sample } from './report.js';
 
 const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '9' },
+    phases: { type: 'string', default: '3' },
     routes: { type: 'string', default: '10000' },
     out: { type: 'string', default: join(ROOT, 'benches', 'results', 'startup.md') },
     keep: { type: 'boolean', default: false },
@@ -39,6 +43,9 @@ const { source, probes } = applicationSource(ROOT, routes);
 writeFileSync(join(dir, 'package.json'), '{ "private": true, "type": "module" }\n');
 writeFileSync(join(dir, 'app.mjs'), source);
 writeFileSync(join(dir, 'start.mjs'), startSource(probes));
+const [firstProbe] = probes;
+if (firstProbe === undefined) throw new Error('no probe');
+writeFileSync(join(dir, 'phases.mjs'), phaseSource(join(ROOT, 'dist', 'ts', 'src'), firstProbe));
 const cacheFile = join(dir, '.arbor', 'routes.cache');
 
 const env = (extra: Record<string, string>) => {
@@ -78,7 +85,24 @@ for (let run = 0; run < runs; run++) {
   );
 }
 
-const markdown = renderStartup({ routes, runs, cacheMs, cacheBytes, machine: machine(), samples });
+/** One instrumented start: CPU ms per phase. */
+function phasesOf(mode: Mode): Partial<Record<Phase, number>> {
+  const output = execFileSync(process.execPath, [join(dir, 'phases.mjs')], {
+    cwd: dir,
+    env: env({ ARBOR_ROUTE_CACHE: mode === 'cached' ? cacheFile : 'off' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+  });
+  return JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as Partial<Record<Phase, number>>;
+}
+
+const phases: Record<Mode, Partial<Record<Phase, number>>[]> = { compiled: [], cached: [] };
+for (let run = 0; run < Number(values.phases); run++) {
+  for (const mode of run % 2 === 0 ? (['compiled', 'cached'] as const) : (['cached', 'compiled'] as const))
+    phases[mode].push(phasesOf(mode));
+}
+
+const markdown = renderStartup({ routes, runs, cacheMs, cacheBytes, machine: machine(), samples, phases });
 mkdirSync(dirname(values.out), { recursive: true });
 writeFileSync(values.out, markdown);
 process.stdout.write(markdown);
