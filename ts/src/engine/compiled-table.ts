@@ -1,5 +1,5 @@
 /**
- * The code generator behind `compiled-engine.ts`: one JavaScript lookup function for a small route
+ * The code generator behind `generated-front.ts`: one JavaScript lookup function for a small route
  * table, built from the engine's route list. See that module for when it is used and why.
  *
  * Shape of the generated function: exact static paths in a `switch` (before the method is even looked
@@ -14,8 +14,8 @@ import { ESCAPED as ESCAPED_FLAG, type PatternPiece, type RouteInfo } from './en
  * while the wasm walk's does not. 16 keeps the worst case near one wasm lookup; not tuned further. */
 export const MAX_DYNAMIC_ROUTES = 16;
 
-/** V8 compiles a `switch` over strings to comparisons in turn: beyond this many static paths a `Map`
- * (the router's static map, used when this generator declines the table) is the better index. */
+/** V8 compiles a `switch` over strings to comparisons in turn: beyond this many static paths the
+ * engine's hash table is the better index. */
 export const MAX_STATIC_PATHS = 64;
 
 const SLASH = 47;
