@@ -1,14 +1,8 @@
-import {
-  type Engine,
-  type EngineOptions,
-  ESCAPED,
-  type Lookups,
-  ROUTE_ID,
-  type RouteInfo,
-} from './engine/engine.js';
-import { commitLookups } from './engine/generated-front.js';
+import { type Engine, type EngineOptions, ESCAPED, ROUTE_ID, type RouteInfo } from './engine/engine.js';
+import { commitFront, type GeneratedFind } from './engine/generated-front.js';
 import { createWasmEngine, createWasmEngineFromSnapshot } from './engine/wasm-engine.js';
 import {
+  answerCode,
   fixedMatch,
   type MatchMaker,
   matchMaker,
@@ -63,9 +57,11 @@ export class Router<T> {
   /** Whether lookups may go to a generated front ({@link RouterOptions.compiled}). */
   readonly #front: boolean;
   readonly #engineOptions: EngineOptions;
-  /** What lookups call, chosen by {@link commitLookups} on the first lookup after a change; `null`
-   * after a change. */
-  #lookups: Lookups | null = null;
+  /** The generated find of a small table, chosen by {@link commitFront} on the first lookup after a
+   * change: `null` when lookups go to the engine, `undefined` until then. */
+  #generated: GeneratedFind<RouteMatch<T>> | null | undefined = undefined;
+  /** What the generated find leaves to the engine. */
+  readonly #fallback = (method: string, path: string) => this.#findInEngine(method, path);
   /** Route id → everything a lookup needs to answer with that route. */
   readonly #entries: RouteEntry<T>[] = [];
   /** Match builders by parameter-name list: generating code per route would dominate registration. */
@@ -128,7 +124,7 @@ export class Router<T> {
       fixed: names.length === 0 && captures === 0 ? fixedMatch(value, id) : null,
       make: matchMaker<T>(names, captures, hasOptional, this.#makers),
     };
-    this.#lookups = null;
+    this.#generated = undefined;
   }
 
   setName(id: number, name: string): void {
@@ -137,18 +133,26 @@ export class Router<T> {
 
   /** Finds the route for a request. `path` may carry a query string (ignored). Never throws. */
   find(method: string, path: string): RouteMatch<T> | null {
-    const lookups = this.#lookups ?? this.#commit();
-    const answer = lookups.lookup(method, path);
+    const generated = this.#generated;
+    if (generated === null) return this.#findInEngine(method, path);
+    return (generated ?? this.#commit())(method, path);
+  }
+
+  #findInEngine(method: string, path: string): RouteMatch<T> | null {
+    const engine = this.#engine;
+    const answer = engine.lookup(method, path);
     if (answer < 0) return null;
     const entry = this.#entries[answer & ROUTE_ID];
     if (entry === undefined) return null;
     // The engine says whether the path holds a `%`: only then may a value need decoding.
-    return (answer < ESCAPED ? entry.make : readMatch)(entry, lookups.spans, lookups.matchedPath);
+    return (answer < ESCAPED ? entry.make : readMatch)(entry, engine.spans, engine.matchedPath);
   }
 
-  #commit(): Lookups {
-    this.#lookups = this.#front ? commitLookups(this.#engine, this.#engineOptions) : this.#engine;
-    return this.#lookups;
+  #commit(): GeneratedFind<RouteMatch<T>> {
+    this.#generated = this.#front
+      ? commitFront(this.#engine, this.#engineOptions, answerCode(this.#entries), this.#fallback)
+      : null;
+    return this.#generated ?? this.#fallback;
   }
 
   /** Every method that has a route matching `path` (for 405 `Allow` and automatic OPTIONS). */

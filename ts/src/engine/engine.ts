@@ -119,9 +119,6 @@ export interface Engine {
   readonly snapshots: Snapshots | null;
 }
 
-/** What lookups call: an engine, or the generated front that answers small tables before it. */
-export type Lookups = Pick<Engine, 'lookup' | 'spans' | 'matchedPath'>;
-
 /** An engine's table as bytes, versioned and checksummed; `createWasmEngineFromSnapshot` loads them. */
 export interface Snapshots {
   serialize(): Uint8Array;

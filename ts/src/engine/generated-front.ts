@@ -1,6 +1,6 @@
 /**
  * Small tables answered by generated JavaScript, in front of the WebAssembly engine, and the one place
- * that decides whether lookups go to it or to the engine ({@link commitLookups}).
+ * that decides whether lookups go to it or to the engine ({@link commitFront}).
  *
  * Why: a lookup in WebAssembly pays a fixed toll (copying the path into wasm memory and crossing the
  * boundary; docs/PERFORMANCE.md) before the walk starts. On a table of a dozen routes the best JavaScript
@@ -24,12 +24,12 @@
  * the lookup repeated, never for `/`. `tests/router/generated-front.test.ts` holds the two to the same
  * answers.
  */
-import { compileTable, type Lookup } from './compiled-table.js';
-import { type Engine, type Lookups, NOT_FOUND, type Order } from './engine.js';
+import { type AnswerCode, compileTable, type GeneratedFind } from './compiled-table.js';
+import type { Engine, Order } from './engine.js';
 
+export type { AnswerCode, GeneratedFind } from './compiled-table.js';
 export { MAX_DYNAMIC_ROUTES, MAX_STATIC_PATHS } from './compiled-table.js';
 
-const SPANS_CAPACITY = 64;
 /** Tables with more routes than this stay on the engine whatever their shape (the front takes at most 16
  * dynamic routes and 64 static paths per method, so this only gives up tables of many methods) and are
  * declined without reading their route list, which would stay cached in the engine for nothing. */
@@ -42,47 +42,17 @@ export interface FrontOptions {
 
 /**
  * The commit point between registration and serving. A router calls it on its first lookup after the
- * table changed and calls what it returns until the next change: a generated front when one takes the
- * table, else the engine itself (so big tables pay no extra call layer).
+ * table changed and uses its answer until the next change: a generated find when the front takes the
+ * table, else `null` (lookups go to the engine, with no extra call layer). `answers` builds the router's
+ * answers in the generated code; `fallback` answers what the generated code leaves to the engine.
  */
-export function commitLookups(engine: Engine, options: FrontOptions = {}): Lookups {
-  if ((options.order ?? 'definition') !== 'definition') return engine;
-  if (engine.route(MAX_TABLE_ROUTES) !== undefined) return engine;
-  const lookup = compileTable(engine.routes(), options.trailingSlash ?? true);
-  return lookup === null ? engine : new GeneratedFront(engine, lookup);
-}
-
-/** The generated lookup, falling back to the engine for what it leaves (see the module comment). */
-class GeneratedFront implements Lookups {
-  readonly #engine: Engine;
-  readonly #lookup: Lookup;
-  readonly #spans = new Uint32Array(SPANS_CAPACITY);
-  spans: ArrayLike<number> = this.#spans;
-  matchedPath = '';
-
-  constructor(engine: Engine, lookup: Lookup) {
-    this.#engine = engine;
-    this.#lookup = lookup;
-  }
-
-  lookup(method: string, path: string): number {
-    let matched = path;
-    let id = this.#lookup(method, path, this.#spans);
-    if (id === -3) {
-      // The trailing-slash retry that adds a slash: the spans index into the longer path.
-      matched = `${path}/`;
-      id = this.#lookup(method, matched, this.#spans);
-      if (id === -3) id = NOT_FOUND;
-    }
-    if (id >= NOT_FOUND) {
-      this.spans = this.#spans;
-      this.matchedPath = matched;
-      return id;
-    }
-    const engine = this.#engine;
-    const answer = engine.lookup(method, path);
-    this.spans = engine.spans;
-    this.matchedPath = engine.matchedPath;
-    return answer;
-  }
+export function commitFront<A>(
+  engine: Engine,
+  options: FrontOptions,
+  answers: AnswerCode,
+  fallback: GeneratedFind<A>,
+): GeneratedFind<A> | null {
+  if ((options.order ?? 'definition') !== 'definition') return null;
+  if (engine.route(MAX_TABLE_ROUTES) !== undefined) return null;
+  return compileTable(engine.routes(), options.trailingSlash ?? true, answers, fallback);
 }
