@@ -83,6 +83,8 @@ describe('engine availability', () => {
           compileTable(
             buildRouter(router, table.routes, table.options).routes(),
             table.options?.trailingSlash ?? true,
+            { scope: {}, found: () => 'null' },
+            () => null,
           ) !== null,
       );
       expect(fronted.length).toBeGreaterThanOrEqual(10);

@@ -4,7 +4,7 @@
  * - `reference`: the TypeScript reference engine (`tests/support/reference-engine/`), the oracle;
  * - `wasm`: the WebAssembly engine alone (`Router` with `engine: createWasmEngine`, so no front);
  * - `router`: `Router` as users build it, with no `engine` option: small tables are answered by the
- *   generated JavaScript front (`compiled-engine.ts`), the rest by the wasm engine. Without this row the
+ *   generated JavaScript front (`generated-front.ts`), the rest by the wasm engine. Without this row the
  *   front that production uses for small tables would be tested only by its own differential test.
  *
  * The wasm engine is imported dynamically: when its build is absent the suite still runs on the

@@ -1,5 +1,6 @@
 /**
- * Builds the {@link RouteMatch} of a lookup from the engine's spans.
+ * Builds the {@link RouteMatch} of a lookup from the engine's spans, or in code generated for a small
+ * table ({@link answerCode}).
  *
  * One function is generated per route shape (its parameter names), the way rou3's compiled mode does it:
  * the match and its `params` are object literals with fixed keys, so V8 gives every match one hidden class
@@ -7,6 +8,7 @@
  * that may need percent-decoding (the engine says when the path holds a `%`), absent optional parameters
  * and regex-block captures take the generic {@link readMatch}.
  */
+import type { AnswerCode } from './engine/generated-front.js';
 
 /** A successful lookup. `params` holds percent-decoded values; `captures` the regex block's groups. */
 export interface RouteMatch<T> {
@@ -41,6 +43,41 @@ export const ABSENT = 0xffffffff;
 
 const NO_CAPTURES: readonly (string | undefined)[] = Object.freeze([]);
 
+/** A parameter name as an object-literal key: `__proto__` as a literal key would set the prototype, a
+ * computed key defines an own property. */
+function literalKey(name: string): string {
+  return name === '__proto__' ? `[${JSON.stringify(name)}]` : JSON.stringify(name);
+}
+
+/**
+ * How generated find code (a small table's, `engine/compiled-table.ts`) answers with this router's
+ * matches: the route's frozen match for a route without values, else the same object literals as
+ * {@link matchMaker}'s, the values sliced in place; {@link readMatch} when a value holds `%`. Each
+ * route's entry, value and fixed match are constants of the generated code.
+ */
+export function answerCode<T>(entries: readonly (RouteEntry<T> | undefined)[]): AnswerCode {
+  const scope: Record<string, unknown> = { NO_CAPTURES, readMatch };
+  entries.forEach((entry, id) => {
+    if (entry === undefined) return;
+    scope[`E${id}`] = entry;
+    scope[`V${id}`] = entry.value;
+    scope[`F${id}`] = entry.fixed;
+  });
+  return {
+    scope,
+    found(id, spans, escaped) {
+      const entry = entries[id];
+      if (entry === undefined) return 'null';
+      if (entry.fixed !== null) return `F${id}`;
+      const fields = entry.names.map(
+        (name, i) => `${literalKey(name)}: p.slice(${spans[2 * i]}, ${spans[2 * i + 1]})`,
+      );
+      const literal = `{ value: V${id}, id: ${id}, params: { ${fields.join(', ')} }, captures: NO_CAPTURES, malformed: false }`;
+      return `(${escaped} ? readMatch(E${id}, [${spans.join(', ')}], p) : ${literal})`;
+    },
+  };
+}
+
 /** The match of a route without parameters: it is the same on every lookup. */
 export function fixedMatch<T>(value: T, id: number): RouteMatch<T> {
   return Object.freeze({ value, id, params: Object.freeze({}), captures: NO_CAPTURES, malformed: false });
@@ -63,11 +100,7 @@ export function matchMaker<T>(
   const key = names.join('\u0000');
   let make = cache.get(key);
   if (make === undefined) {
-    // `__proto__` as a literal key would set the prototype: a computed key defines an own property.
-    const fields = names.map((name, i) => {
-      const key = name === '__proto__' ? `[${JSON.stringify(name)}]` : JSON.stringify(name);
-      return `${key}: p.slice(s[${2 * i}], s[${2 * i + 1}])`;
-    });
+    const fields = names.map((name, i) => `${literalKey(name)}: p.slice(s[${2 * i}], s[${2 * i + 1}])`);
     make = new Function(
       'NO_CAPTURES',
       `return (e, s, p) => ({ value: e.value, id: e.id, params: { ${fields.join(', ')} }, captures: NO_CAPTURES, malformed: false });`,

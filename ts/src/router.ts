@@ -1,7 +1,8 @@
-import { CompiledEngine } from './engine/compiled-engine.js';
 import { type Engine, type EngineOptions, ESCAPED, ROUTE_ID, type RouteInfo } from './engine/engine.js';
+import { commitFront, type GeneratedFind } from './engine/generated-front.js';
 import { createWasmEngine, createWasmEngineFromSnapshot } from './engine/wasm-engine.js';
 import {
+  answerCode,
   fixedMatch,
   type MatchMaker,
   matchMaker,
@@ -21,7 +22,7 @@ export interface RouterOptions extends EngineOptions {
   engine?: (options: EngineOptions) => Engine;
   /**
    * Answer small tables (up to 16 dynamic routes per method, simple patterns) with JavaScript generated
-   * from the engine's route list (default `true`; see `engine/compiled-engine.ts`): on a dozen routes the
+   * from the engine's route list (default `true`; see `engine/generated-front.ts`): on a dozen routes the
    * cost of entering WebAssembly alone exceeds a generated matcher's whole lookup. The engine still
    * validates and owns every route. Applies to the default engine only.
    */
@@ -51,18 +52,18 @@ function warnShadowed(route: RouteInfo, by: RouteInfo): void {
  * router.find('GET', '/tasks/42'); // { value: 'show task', params: { id: '42' }, captures: [], … }
  */
 export class Router<T> {
+  /** Registration, metadata and snapshots. */
   readonly #engine: Engine;
-  /** The engine behind the generated front (the same as {@link #engine} when there is no front). */
-  readonly #inner: Engine;
-  /** The engine lookups call: the generated front while it answers the table, else the engine itself
-   * (one call layer fewer on big tables). Chosen again after every registration. */
-  #lookupEngine: Engine;
-  /** The generated front of the engine, when it is used (see {@link RouterOptions.compiled}). */
-  readonly #front: CompiledEngine | null;
+  /** Whether lookups may go to a generated front ({@link RouterOptions.compiled}). */
+  readonly #front: boolean;
+  readonly #engineOptions: EngineOptions;
+  /** The generated find of a small table, chosen by {@link commitFront} on the first lookup after a
+   * change: `null` when lookups go to the engine, `undefined` until then. */
+  #generated: GeneratedFind<RouteMatch<T>> | null | undefined = undefined;
+  /** What the generated find leaves to the engine. */
+  readonly #fallback = (method: string, path: string) => this.#findInEngine(method, path);
   /** Route id → everything a lookup needs to answer with that route. */
   readonly #entries: RouteEntry<T>[] = [];
-  /** False after a registration: the next lookup chooses the lookup engine first. */
-  #ready = false;
   /** Match builders by parameter-name list: generating code per route would dominate registration. */
   readonly #makers = new Map<string, MatchMaker<unknown>>();
   readonly #onShadowed: (route: RouteInfo, by: RouteInfo) => void;
@@ -76,19 +77,17 @@ export class Router<T> {
       ...engineOptions
     } = options;
     this.#onShadowed = onShadowed;
-    const inner = snapshot === undefined ? engine(engineOptions) : createWasmEngineFromSnapshot(snapshot);
-    const front = compiled && options.engine === undefined && engineOptions.order !== 'specificity';
-    this.#front = front ? new CompiledEngine(inner, engineOptions) : null;
-    this.#inner = inner;
-    this.#engine = this.#front ?? inner;
-    this.#lookupEngine = inner;
+    this.#engine = snapshot === undefined ? engine(engineOptions) : createWasmEngineFromSnapshot(snapshot);
+    this.#front = compiled && options.engine === undefined;
+    this.#engineOptions = engineOptions;
   }
 
-  /** The compiled table as bytes (versioned, checksummed), for the route cache. */
+  /** The compiled table as bytes (versioned, checksummed), for the route cache. Throws for an engine
+   * without snapshots (a custom {@link RouterOptions.engine}). */
   snapshot(): Uint8Array {
-    const engine = this.#engine as Engine & { serialize?(): Uint8Array };
-    if (engine.serialize === undefined) throw new Error('this engine cannot take snapshots');
-    return engine.serialize();
+    const snapshots = this.#engine.snapshots;
+    if (snapshots === null) throw new Error('this engine cannot take snapshots');
+    return snapshots.serialize();
   }
 
   /**
@@ -106,9 +105,7 @@ export class Router<T> {
    * conflict. Returns the engine's metadata for the new route. */
   add(method: string | readonly string[], pattern: string, value: T): RouteInfo {
     const methods = (typeof method === 'string' ? [method] : method).map((m) => m.toUpperCase());
-    const { id } = this.#engine.insert(methods, pattern);
-    const info = this.#engine.route(id);
-    if (info === undefined) throw new Error(`the engine did not report route ${id}`);
+    const info = this.#engine.insert(methods, pattern);
     this.#remember(info, value);
     const by = info.shadowedBy === null ? undefined : this.#engine.route(info.shadowedBy);
     if (by !== undefined) this.#onShadowed(info, by);
@@ -127,13 +124,7 @@ export class Router<T> {
       fixed: names.length === 0 && captures === 0 ? fixedMatch(value, id) : null,
       make: matchMaker<T>(names, captures, hasOptional, this.#makers),
     };
-    this.#ready = false;
-  }
-
-  /** Chooses the engine the lookups call: the generated front when it takes the table. */
-  #prepare(): void {
-    this.#lookupEngine = this.#front?.compiled === true ? this.#front : this.#inner;
-    this.#ready = true;
+    this.#generated = undefined;
   }
 
   setName(id: number, name: string): void {
@@ -142,14 +133,26 @@ export class Router<T> {
 
   /** Finds the route for a request. `path` may carry a query string (ignored). Never throws. */
   find(method: string, path: string): RouteMatch<T> | null {
-    if (!this.#ready) this.#prepare();
-    const engine = this.#lookupEngine;
+    const generated = this.#generated;
+    if (generated === null) return this.#findInEngine(method, path);
+    return (generated ?? this.#commit())(method, path);
+  }
+
+  #findInEngine(method: string, path: string): RouteMatch<T> | null {
+    const engine = this.#engine;
     const answer = engine.lookup(method, path);
     if (answer < 0) return null;
     const entry = this.#entries[answer & ROUTE_ID];
     if (entry === undefined) return null;
     // The engine says whether the path holds a `%`: only then may a value need decoding.
     return (answer < ESCAPED ? entry.make : readMatch)(entry, engine.spans, engine.matchedPath);
+  }
+
+  #commit(): GeneratedFind<RouteMatch<T>> {
+    this.#generated = this.#front
+      ? commitFront(this.#engine, this.#engineOptions, answerCode(this.#entries), this.#fallback)
+      : null;
+    return this.#generated ?? this.#fallback;
   }
 
   /** Every method that has a route matching `path` (for 405 `Allow` and automatic OPTIONS). */

@@ -1,10 +1,9 @@
 //! Errors of registration ([`InsertError`]), of snapshot loading ([`SnapshotError`]) and of parameter
 //! decoding ([`MalformedEscape`]). Errors are data: every variant carries what a caller needs to point at
-//! the mistake, and `code()` gives the stable string that crosses into TypeScript.
+//! the mistake, and `code()` gives a stable name for it.
 
 use std::fmt;
 
-use crate::metadata::push_json_str;
 use crate::RouteId;
 
 /// Why [`Router::insert`](crate::Router::insert) or [`Router::set_name`](crate::Router::set_name)
@@ -129,35 +128,6 @@ impl InsertError {
             | Self::DuplicateParam { position, .. } => Some(*position),
             _ => None,
         }
-    }
-
-    /// The error as data: `{"code","message","pattern"?,"position"?,"conflictsWith"?}` — what the wasm
-    /// bindings hand to JavaScript, where it becomes a `RouteError` with the same fields.
-    ///
-    /// ```
-    /// use arbor_router::{Router, RouterOptions};
-    /// let mut router = Router::new(RouterOptions::default());
-    /// let error = router.insert(&["GET"], "/a/{id").unwrap_err();
-    /// assert!(error.to_json().starts_with(r#"{"code":"INVALID_PATTERN","message":"#));
-    /// ```
-    pub fn to_json(&self) -> String {
-        let mut out = String::from("{\"code\":");
-        push_json_str(&mut out, self.code());
-        out.push_str(",\"message\":");
-        push_json_str(&mut out, &self.to_string());
-        if let Some(pattern) = self.pattern() {
-            out.push_str(",\"pattern\":");
-            push_json_str(&mut out, pattern);
-        }
-        if let Some(position) = self.position() {
-            out.push_str(&format!(",\"position\":{position}"));
-        }
-        if let Self::Conflict { with_pattern, .. } = self {
-            out.push_str(",\"conflictsWith\":");
-            push_json_str(&mut out, with_pattern);
-        }
-        out.push('}');
-        out
     }
 }
 

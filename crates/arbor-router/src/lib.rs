@@ -31,9 +31,9 @@ mod pattern;
 mod route;
 mod router;
 mod shadow;
-mod snapshot;
 mod statics;
 mod tree;
+mod words;
 
 pub use encode::decode_param;
 pub use error::{InsertError, MalformedEscape, SnapshotError};
@@ -57,15 +57,11 @@ pub fn pattern_pieces(pattern: &str) -> Result<Vec<PatternPiece>, InsertError> {
     Ok(route::draft(pattern, &pieces)?.pieces)
 }
 
-/// [`pattern_pieces`]'s answer as JSON (the form of `RouteInfo`'s `pieces`).
-pub fn pieces_to_json(pieces: &[PatternPiece]) -> String {
-    let mut out = String::new();
-    metadata::push_pieces_json(&mut out, pieces);
-    out
-}
-
 /// Dense route id, `0..`, in definition order.
 pub type RouteId = u32;
+
+/// No node, no leaf, no route: the sentinel of every `u32` index of the tree and the lookup.
+pub(crate) const NONE: u32 = u32::MAX;
 
 /// Most parameters plus regex capture groups one route may have (bounds the fixed-size value
 /// arrays of the lookup, which therefore never allocates).

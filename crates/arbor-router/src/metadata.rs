@@ -1,7 +1,5 @@
 //! Route metadata owned by the core and read by the exporter and the CLI: [`RouteInfo`], [`ParamInfo`],
-//! and their JSON form (hand-written: the shape is small and fixed, serde would cost binary size).
-
-use std::fmt::Write as _;
+//! [`PatternPiece`]. How they are written for JavaScript is `arbor-wasm`'s business.
 
 use crate::RouteId;
 
@@ -19,8 +17,7 @@ pub enum ParamKind {
 }
 
 impl ParamKind {
-    /// The JSON spelling: `"param"`, `"optional"`, `"wildcard"`, `"regex-group"` (as the engine
-    /// interface in `ts/src/engine/engine.ts` spells them).
+    /// The kind's name: `"param"`, `"optional"`, `"wildcard"`, `"regex-group"`.
     pub fn as_str(self) -> &'static str {
         match self {
             ParamKind::Param => "param",
@@ -68,7 +65,7 @@ pub enum ConstraintKind {
 }
 
 impl ConstraintKind {
-    /// The JSON spelling: `"none"`, `"shortcut"`, `"regex"`.
+    /// The kind's name: `"none"`, `"shortcut"`, `"regex"`.
     pub fn as_str(self) -> &'static str {
         match self {
             ConstraintKind::None => "none",
@@ -156,138 +153,4 @@ impl RouteInfo {
     pub fn span_len(&self) -> usize {
         2 * (self.params.len() + self.captures as usize)
     }
-}
-
-/// Appends `text` as a JSON string literal.
-pub(crate) fn push_json_str(out: &mut String, text: &str) {
-    out.push('"');
-    // Most texts need no escape: one copy instead of a push per character (10,000 routes' metadata:
-    // ~36 ms → a few ms in WebAssembly at start-up).
-    if !text.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
-        out.push_str(text);
-        out.push('"');
-        return;
-    }
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
-
-fn push_opt_str(out: &mut String, text: Option<&str>) {
-    match text {
-        Some(t) => push_json_str(out, t),
-        None => out.push_str("null"),
-    }
-}
-
-/// `routes` as a JSON array (field names camelCase).
-pub(crate) fn routes_to_json(routes: &[RouteInfo]) -> String {
-    let mut out = String::with_capacity(routes.len() * 160 + 2);
-    out.push('[');
-    for (i, r) in routes.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        let _ = write!(out, "{{\"id\":{},\"methods\":[", r.id);
-        for (k, m) in r.methods.iter().enumerate() {
-            if k > 0 {
-                out.push(',');
-            }
-            push_json_str(&mut out, m);
-        }
-        out.push_str("],\"pattern\":");
-        push_json_str(&mut out, &r.pattern);
-        out.push_str(",\"template\":");
-        push_json_str(&mut out, &r.template);
-        out.push_str(",\"params\":[");
-        for (k, p) in r.params.iter().enumerate() {
-            if k > 0 {
-                out.push(',');
-            }
-            out.push_str("{\"name\":");
-            push_json_str(&mut out, &p.name);
-            out.push_str(",\"kind\":");
-            push_json_str(&mut out, p.kind.as_str());
-            out.push_str(",\"shortcut\":");
-            push_opt_str(&mut out, p.shortcut.as_deref());
-            out.push_str(",\"regex\":");
-            push_opt_str(&mut out, p.regex.as_deref());
-            let _ = write!(out, ",\"optional\":{}}}", p.optional);
-        }
-        let _ = write!(out, "],\"captures\":{},\"name\":", r.captures);
-        push_opt_str(&mut out, r.name.as_deref());
-        out.push_str(",\"shadowedBy\":");
-        match r.shadowed_by {
-            Some(id) => {
-                let _ = write!(out, "{id}");
-            }
-            None => out.push_str("null"),
-        }
-        let _ = write!(out, ",\"isStatic\":{},\"pieces\":", r.is_static);
-        push_pieces_json(&mut out, &r.pieces);
-        out.push('}');
-    }
-    out.push(']');
-    out
-}
-
-/// `pieces` as a JSON array: `{"kind":"text","text":…}`, `{"kind":"param","name":…,"constraint":…,
-/// "shortcut":…,"regex":…,"optional":…}`, `{"kind":"wildcard"}`, `{"kind":"regex","source":…,
-/// "captures":[…]}` (as `PatternPiece` in `ts/src/engine/engine.ts` spells them).
-pub(crate) fn push_pieces_json(out: &mut String, pieces: &[PatternPiece]) {
-    out.push('[');
-    for (k, piece) in pieces.iter().enumerate() {
-        if k > 0 {
-            out.push(',');
-        }
-        match piece {
-            PatternPiece::Text(text) => {
-                out.push_str("{\"kind\":\"text\",\"text\":");
-                push_json_str(out, text);
-            }
-            PatternPiece::Param {
-                name,
-                constraint,
-                shortcut,
-                regex,
-                optional,
-            } => {
-                out.push_str("{\"kind\":\"param\",\"name\":");
-                push_json_str(out, name);
-                out.push_str(",\"constraint\":");
-                push_json_str(out, constraint.as_str());
-                out.push_str(",\"shortcut\":");
-                push_opt_str(out, shortcut.as_deref());
-                out.push_str(",\"regex\":");
-                push_opt_str(out, regex.as_deref());
-                let _ = write!(out, ",\"optional\":{optional}");
-            }
-            PatternPiece::Wildcard => out.push_str("{\"kind\":\"wildcard\""),
-            PatternPiece::Regex { source, captures } => {
-                out.push_str("{\"kind\":\"regex\",\"source\":");
-                push_json_str(out, source);
-                out.push_str(",\"captures\":[");
-                for (g, name) in captures.iter().enumerate() {
-                    if g > 0 {
-                        out.push(',');
-                    }
-                    push_opt_str(out, name.as_deref());
-                }
-                out.push(']');
-            }
-        }
-        out.push('}');
-    }
-    out.push(']');
 }

@@ -1,4 +1,7 @@
 //! [`Router`]: registration (cold path: strings, structured errors) and lookup (hot path: numbers).
+//! Its fields are private to this module and to `snapshot`, its binary form.
+
+mod snapshot;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
@@ -8,16 +11,16 @@ use crate::encode::encode_non_ascii;
 use crate::error::InsertError;
 use crate::index::Index;
 use crate::lookup::Walk;
-use crate::metadata::{routes_to_json, RouteInfo};
+use crate::metadata::RouteInfo;
 use crate::route::{self, Matcher, MatcherSpec, Step};
 use crate::statics::Probe;
-use crate::tree::{self, Flat, Leaf, Tree, NONE};
-use crate::{pattern, Inserted, Lookup, Order, RouteId, RouterOptions, Spans};
+use crate::tree::{self, Flat, Leaf, Tree};
+use crate::{pattern, Inserted, Lookup, Order, RouteId, RouterOptions, Spans, NONE};
 
 /// Distinguishes routers so a [`Spans`] used with several keeps capture slots per router.
 static NEXT_UID: AtomicU64 = AtomicU64::new(1);
 
-pub(crate) fn next_uid() -> u64 {
+fn next_uid() -> u64 {
     NEXT_UID.fetch_add(1, AtomicOrdering::Relaxed)
 }
 
@@ -35,19 +38,19 @@ pub(crate) fn next_uid() -> u64 {
 /// ```
 #[derive(Debug)]
 pub struct Router {
-    pub(crate) options: RouterOptions,
-    pub(crate) uid: u64,
-    pub(crate) methods: Vec<String>,
-    pub(crate) routes: Vec<RouteInfo>,
+    options: RouterOptions,
+    uid: u64,
+    methods: Vec<String>,
+    routes: Vec<RouteInfo>,
     /// Conflict and shadowing index of the registered routes. Rebuilt from the patterns on the first
     /// insert after a snapshot load (`None` until then).
-    pub(crate) index: Option<Index>,
-    pub(crate) specs: Vec<MatcherSpec>,
-    pub(crate) matchers: Vec<Matcher>,
-    pub(crate) matcher_ids: HashMap<String, u32>,
-    pub(crate) tree: Tree,
+    index: Option<Index>,
+    specs: Vec<MatcherSpec>,
+    matchers: Vec<Matcher>,
+    matcher_ids: HashMap<String, u32>,
+    tree: Tree,
     /// The flattened tree, built on the first lookup after a change.
-    pub(crate) flat: OnceLock<Flat>,
+    flat: OnceLock<Flat>,
 }
 
 impl Clone for Router {
@@ -552,22 +555,8 @@ impl Router {
         &self.routes
     }
 
-    /// [`Router::routes`] as a JSON array (camelCase fields).
-    ///
-    /// ```
-    /// use arbor_router::{Router, RouterOptions};
-    /// let mut router = Router::new(RouterOptions::default());
-    /// router.insert(&["GET"], "/a").unwrap();
-    /// assert!(router.to_json().starts_with(r#"[{"id":0,"methods":["GET"],"pattern":"/a""#));
-    /// ```
-    pub fn to_json(&self) -> String {
-        routes_to_json(&self.routes)
-    }
-
-    /// One route's metadata as a one-element JSON array (registration reads it per route: re-reading
-    /// the whole table after every insert would make registering n routes cost O(n²)).
-    pub fn route_json(&self, id: RouteId) -> Option<String> {
-        let index = usize::try_from(id).ok()?;
-        self.routes.get(index..=index).map(routes_to_json)
+    /// One route's metadata, if `id` exists.
+    pub fn route(&self, id: RouteId) -> Option<&RouteInfo> {
+        self.routes.get(usize::try_from(id).ok()?)
     }
 }

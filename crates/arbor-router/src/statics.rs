@@ -7,9 +7,8 @@
 //! is checked and hashed (FxHash-style: rotate, xor, multiply, 8 bytes at a time) in one pass, so a
 //! static hit costs one scan of the path, one probe and one compare.
 
-use crate::lookup::{label_at, load4, load8, HI};
-use crate::tree::{Tree, NONE};
-use crate::RouteId;
+use crate::words::{label_at, load4, load8, HI, LO};
+use crate::{RouteId, NONE};
 
 const K: u64 = 0x517c_c1b7_2722_0a95;
 
@@ -17,8 +16,6 @@ const K: u64 = 0x517c_c1b7_2722_0a95;
 fn mix(h: u64, w: u64) -> u64 {
     (h.rotate_left(5) ^ w).wrapping_mul(K)
 }
-
-const LO: u64 = 0x0101_0101_0101_0101;
 
 /// Non-zero where a byte of `w` is `?`, `#` or non-ASCII (cuts or refuses the path).
 #[inline(always)]
@@ -141,24 +138,8 @@ pub(crate) struct Statics {
 }
 
 impl Statics {
-    /// The static routes of the builder: every leaf with a static rank, with its full path.
-    pub(crate) fn build(tree: &Tree) -> Statics {
-        let mut found: Vec<(u32, Vec<u8>, RouteId)> = Vec::new();
-        for (method, &root) in tree.roots.iter().enumerate() {
-            let method = u32::try_from(method).unwrap_or(NONE);
-            // Static routes have only static edges: a walk over static children finds them all.
-            let mut stack: Vec<(u32, Vec<u8>)> = vec![(root, Vec::new())];
-            while let Some((idx, mut text)) = stack.pop() {
-                let Some(node) = tree.nodes.get(idx as usize) else {
-                    continue;
-                };
-                text.extend_from_slice(&node.label);
-                if let Some(leaf) = node.leaf.as_ref().filter(|l| l.rank < 1 << 31) {
-                    found.push((method, text.clone(), leaf.route));
-                }
-                stack.extend(node.statics.iter().map(|&c| (c, text.clone())));
-            }
-        }
+    /// The table of `found`: `(method, full path, route)` of every static route.
+    pub(crate) fn build(found: Vec<(u32, Vec<u8>, RouteId)>) -> Statics {
         let mut statics = Statics::default();
         if found.is_empty() {
             return statics;

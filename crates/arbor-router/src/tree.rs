@@ -7,10 +7,7 @@
 
 use crate::route::Step;
 use crate::statics::Statics;
-use crate::RouteId;
-
-/// No leaf / no route.
-pub(crate) const NONE: u32 = u32::MAX;
+use crate::{RouteId, NONE};
 
 /// A route ending at a node.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,6 +70,27 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
 impl Tree {
     fn node(&self, idx: u32) -> Option<&BNode> {
         self.nodes.get(idx as usize)
+    }
+
+    /// `(method, full path, route)` of every static route (a leaf with a static rank), for the
+    /// static table. Static routes have only static edges: a walk over static children finds them.
+    fn static_routes(&self) -> Vec<(u32, Vec<u8>, RouteId)> {
+        let mut found = Vec::new();
+        for (method, &root) in self.roots.iter().enumerate() {
+            let method = u32::try_from(method).unwrap_or(NONE);
+            let mut stack: Vec<(u32, Vec<u8>)> = vec![(root, Vec::new())];
+            while let Some((idx, mut text)) = stack.pop() {
+                let Some(node) = self.node(idx) else {
+                    continue;
+                };
+                text.extend_from_slice(&node.label);
+                if let Some(leaf) = node.leaf.as_ref().filter(|l| l.rank < 1 << 31) {
+                    found.push((method, text.clone(), leaf.route));
+                }
+                stack.extend(node.statics.iter().map(|&c| (c, text.clone())));
+            }
+        }
+        found
     }
 
     /// The root of a method, created on demand.
@@ -422,7 +440,7 @@ pub(crate) fn flatten(
     };
 
     let mut flat = Flat {
-        statics: Statics::build(tree),
+        statics: Statics::build(tree.static_routes()),
         ..Flat::default()
     };
     // Breadth-first so that each node's children get contiguous indices.

@@ -84,7 +84,6 @@ fn round_trip_keeps_routes_and_answers() {
         let bytes = router.serialize();
         let loaded = Router::deserialize(&bytes).unwrap();
         assert_eq!(loaded.routes(), router.routes());
-        assert_eq!(loaded.to_json(), router.to_json());
         assert_eq!(loaded.options(), router.options());
         assert_eq!(answers(&loaded), answers(&router));
         assert_eq!(
@@ -207,7 +206,7 @@ fn forged_payloads_with_a_valid_checksum_never_panic() {
         if let Ok(router) = Router::deserialize(&copy) {
             loaded += 1;
             let _ = answers(&router);
-            let _ = router.to_json();
+            let _ = router.routes().iter().map(|r| r.span_len()).sum::<usize>();
         }
     }
     // Some flips land in strings (names, templates) and still load: they were exercised too.

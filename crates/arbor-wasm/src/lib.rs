@@ -2,9 +2,10 @@
 //!
 //! It converts arguments, calls the core and converts results — nothing else. Two kinds of calls:
 //!
-//! * **Cold path** (registration, metadata, snapshots): strings in, JSON strings out. Errors travel as
-//!   JSON data (`{"error":{"code",…}}`) and `ts/src/engine/wasm-engine.ts` turns them into `RouteError`s,
-//!   so errors cross in exactly one place.
+//! * **Cold path** (registration, metadata, snapshots): strings in, JSON strings out (written in
+//!   `json.rs`). Every call that can fail returns `Result<_, String>`: wasm-bindgen throws the error,
+//!   a JSON object `{"code","message",…}`, and `ts/src/engine/wasm-engine.ts` turns it into a
+//!   `RouteError` in one place. One convention for every call.
 //! * **Hot path** (`lookup`): numbers only, so V8 inlines the call. JavaScript writes the path into a fixed
 //!   input area of this module's memory ([`Engine::input_ptr`]), calls `lookup(method_id, len)`, and reads
 //!   the parameter spans from a fixed output area ([`Engine::spans_ptr`]). Nothing is allocated on either
@@ -51,33 +52,33 @@ impl Engine {
         }))
     }
 
-    /// Rebuilds an engine from [`Engine::serialize`] output. Throws `"<CODE>: <message>"`.
+    /// Rebuilds an engine from [`Engine::serialize`] output. Throws a `SNAPSHOT_*` error.
     pub fn from_snapshot(bytes: &[u8]) -> Result<Engine, String> {
         Router::deserialize(bytes)
             .map(Engine::wrap)
-            .map_err(|error| format!("{}: {error}", error.code()))
+            .map_err(|error| json::snapshot_error(&error))
     }
 
-    /// Registers `pattern` for the comma-separated `methods`. Returns `{"id":n,"shadowedBy":n|null}` or
-    /// `{"error":{…}}`.
-    pub fn insert(&mut self, methods: &str, pattern: &str) -> String {
+    /// Registers `pattern` for the comma-separated `methods` and returns the new route's `RouteInfo`
+    /// (registration needs nothing else: one crossing per route). Throws the registration error.
+    pub fn insert(&mut self, methods: &str, pattern: &str) -> Result<String, String> {
         let methods: Vec<&str> = methods.split(',').filter(|m| !m.is_empty()).collect();
-        match self.router.insert(&methods, pattern) {
-            Ok(inserted) => format!(
-                "{{\"id\":{},\"shadowedBy\":{}}}",
-                inserted.id,
-                json::optional_number(inserted.shadowed_by)
-            ),
-            Err(error) => json::insert_error(&error),
-        }
+        let inserted = self
+            .router
+            .insert(&methods, pattern)
+            .map_err(|error| json::route_error(&error))?;
+        Ok(self
+            .router
+            .route(inserted.id)
+            .map(json::route)
+            .unwrap_or_default())
     }
 
-    /// Names a route. Returns `""` or an error JSON as [`Engine::insert`] does.
-    pub fn set_name(&mut self, id: u32, name: &str) -> String {
-        match self.router.set_name(id, name) {
-            Ok(()) => String::new(),
-            Err(error) => json::insert_error(&error),
-        }
+    /// Names a route. Throws `DUPLICATE_NAME` or `UNKNOWN_ROUTE`.
+    pub fn set_name(&mut self, id: u32, name: &str) -> Result<(), String> {
+        self.router
+            .set_name(id, name)
+            .map_err(|error| json::route_error(&error))
     }
 
     /// The interned id of a method for [`Engine::lookup`], or -1 when no route uses it.
@@ -123,16 +124,15 @@ impl Engine {
         self.router.allowed_methods(path.as_bytes()).join(",")
     }
 
-    /// Route metadata as a JSON array (see `RouteInfo` in `ts/src/engine/engine.ts`).
+    /// Route metadata as a JSON array of `RouteInfo`.
     pub fn routes_json(&self) -> String {
-        self.router.to_json()
+        json::routes(self.router.routes())
     }
 
-    /// One route's metadata as a one-element JSON array (`[]` for an unknown id).
-    pub fn route_json(&self, id: u32) -> String {
-        self.router
-            .route_json(id)
-            .unwrap_or_else(|| "[]".to_owned())
+    /// One route's `RouteInfo`, or `undefined` for an unknown id (cheap: reading the whole table per
+    /// route would make attaching n routes to a snapshot cost O(n²)).
+    pub fn route_json(&self, id: u32) -> Option<String> {
+        self.router.route(id).map(json::route)
     }
 
     /// The compiled table as bytes (format versioned; see `arbor_router::Router::serialize`).
@@ -171,14 +171,13 @@ fn address<T>(pointer: *const T) -> u32 {
     pointer as usize as u32
 }
 
-/// The pieces of `pattern` as a route would report them (`RouteInfo.pieces`), or `{"error":{…}}` as
-/// [`Engine::insert`] answers: the core's parser, for JavaScript that reads a pattern written elsewhere.
+/// The pieces of `pattern` as a route would report them (`RouteInfo.pieces`); throws the error its
+/// registration would: the core's parser, for JavaScript that reads a pattern written elsewhere.
 #[wasm_bindgen]
-pub fn pattern_pieces(pattern: &str) -> String {
-    match arbor_router::pattern_pieces(pattern) {
-        Ok(pieces) => arbor_router::pieces_to_json(&pieces),
-        Err(error) => json::insert_error(&error),
-    }
+pub fn pattern_pieces(pattern: &str) -> Result<String, String> {
+    arbor_router::pattern_pieces(pattern)
+        .map(|pieces| json::pieces(&pieces))
+        .map_err(|error| json::route_error(&error))
 }
 
 /// The module's linear memory, for the typed-array views of the input and output areas.

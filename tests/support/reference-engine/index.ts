@@ -15,7 +15,6 @@ import {
   type Engine,
   type EngineOptions,
   ESCAPED,
-  type Inserted,
   NOT_FOUND,
   type Order,
   type RouteInfo,
@@ -54,13 +53,14 @@ class ReferenceEngine implements Engine {
   readonly #methods: string[] = [];
   spans: number[] = [];
   matchedPath = '';
+  readonly snapshots = null;
 
   constructor(options: EngineOptions) {
     this.#order = options.order ?? 'definition';
     this.#trailingSlash = options.trailingSlash ?? true;
   }
 
-  insert(methods: readonly string[], pattern: string): Inserted {
+  insert(methods: readonly string[], pattern: string): RouteInfo {
     const pieces = parsePattern(pattern);
     const unique = [...new Set(methods)];
     const key = shapeKey(pieces);
@@ -106,7 +106,7 @@ class ReferenceEngine implements Engine {
       this.#statics.set(path, statics);
       for (const method of unique) statics.set(method, id);
     }
-    return { id, shadowedBy };
+    return info;
   }
 
   /**

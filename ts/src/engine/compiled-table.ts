@@ -1,21 +1,23 @@
 /**
- * The code generator behind `compiled-engine.ts`: one JavaScript lookup function for a small route
- * table, built from the engine's route list. See that module for when it is used and why.
+ * The code generator behind `generated-front.ts`: one JavaScript function that finds a request's route in
+ * a small table, built from the engine's route list. See that module for when it is used and why.
  *
  * Shape of the generated function: exact static paths in a `switch` (before the method is even looked
  * at); then, per method, the dynamic routes in definition order, grouped by the first character after
  * the `/` (two groups can never match the same path), neighbouring routes sharing the code of their
- * common leading pieces. It returns a route id (plus {@link ESCAPED_FLAG} when a value holds `%`), -1,
- * or -2 (ask the wasm engine) / -3 (retry with a slash added) for the caller.
+ * common leading pieces, the values' bounds kept in local variables. What it answers is the caller's:
+ * the code that builds a found route's answer comes from {@link AnswerCode} (the router's matches,
+ * object literals with the values sliced in place), so a lookup is one call that allocates only its
+ * answer. A path it must not answer (see `checkValue`) goes to the caller's fallback, the engine.
  */
-import { ESCAPED as ESCAPED_FLAG, type PatternPiece, type RouteInfo } from './engine.js';
+import type { PatternPiece, RouteInfo } from './engine.js';
 
 /** Routes are tried in turn (within a first-character group), so the cost grows with their number,
  * while the wasm walk's does not. 16 keeps the worst case near one wasm lookup; not tuned further. */
 export const MAX_DYNAMIC_ROUTES = 16;
 
-/** V8 compiles a `switch` over strings to comparisons in turn: beyond this many static paths a `Map`
- * (the router's static map, used when this generator declines the table) is the better index. */
+/** V8 compiles a `switch` over strings to comparisons in turn: beyond this many static paths the
+ * engine's hash table is the better index. */
 export const MAX_STATIC_PATHS = 64;
 
 const SLASH = 47;
@@ -47,8 +49,23 @@ function checkValue(text: string, start: number, end: number): number {
   return found;
 }
 
-/** One generated lookup: the route id or -1; writes `[start, end]` pairs into `spans`. */
-export type Lookup = (method: string, path: string, spans: Uint32Array) => number;
+/** A generated find: the answer for a request, or `null` when no route matches. */
+export type GeneratedFind<A> = (method: string, path: string) => A | null;
+
+/**
+ * How the generated code answers, supplied by its user as code. The generated function sees the names of
+ * {@link scope}, `p` (the path the values index into) and `FALLBACK` (called with the method and the
+ * original path when the generated code must not answer).
+ */
+export interface AnswerCode {
+  /** Values the snippets refer to, by name (route values, prebuilt answers, helper functions). */
+  readonly scope: Readonly<Record<string, unknown>>;
+  /**
+   * An expression answering route `id`. `spans` are the `[start, end]` expressions of its values into
+   * `p`, in the order of its `params`; `escaped` an expression that is true when a value holds `%`.
+   */
+  found(id: number, spans: readonly string[], escaped: string): string;
+}
 
 /** A pattern the generated code can match: static text, whole-segment parameters, a trailing `*`. */
 type SimplePiece = { kind: 'static'; text: string } | { kind: 'param' } | { kind: 'wildcard' };
@@ -106,19 +123,24 @@ function pieceKey(piece: SimplePiece | undefined): string {
   return piece.kind === 'static' ? `static ${piece.text}` : piece.kind;
 }
 
+/** Returned by a method's function when a value must go to the engine (see `checkValue`). */
+const DEFERRED = 'DEFERRED';
+
 /**
  * The code that tries `routes` in turn. They share their first `depth` pieces, already matched: `at` is
- * the position after them (an expression) and `span` the next free span slot. Consecutive routes that
- * share their next piece share its code too (`/event/:id` then `/event/:id/comments` match `/event/`
- * and the parameter once); only neighbours are merged, so definition order is kept. A mismatch breaks
- * out of the block to the next candidate; the code returns the id of the first route that matches.
+ * the position after them (an expression) and `spans` the bounds of their values so far. Consecutive
+ * routes that share their next piece share its code too (`/event/:id` then `/event/:id/comments` match
+ * `/event/` and the parameter once); only neighbours are merged, so definition order is kept. A mismatch
+ * breaks out of the block to the next candidate; the code returns the answer of the first route that
+ * matches.
  */
 function matchCode(
   routes: readonly DynamicRoute[],
   depth: number,
   at: string,
-  span: number,
+  spans: readonly string[],
   names: { n: number },
+  answers: AnswerCode,
 ): string {
   const out: string[] = [];
   for (let k = 0; k < routes.length; ) {
@@ -133,19 +155,18 @@ function matchCode(
     if (piece === undefined || piece.kind === 'wildcard') {
       // The route is complete (a second identical route could never win: the first is returned).
       const lines: string[] = [];
-      let slots = span;
+      const all = piece === undefined ? spans : [...spans, at, 'e'];
       if (piece === undefined) lines.push(`if (${at} !== e) break ${label};`);
-      else lines.push(`s[${slots++}] = ${at};`, `s[${slots++}] = e;`);
-      if (slots === 0) {
-        lines.push(`return ${first.id};`);
+      if (all.length === 0) {
+        lines.push(`return ${answers.found(first.id, [], 'false')};`);
       } else {
         // The values are checked once the route matched (see checkValue).
         const checks = [];
-        for (let slot = 0; slot < slots; slot += 2) checks.push(`check(p, s[${slot}], s[${slot + 1}])`);
+        for (let i = 0; i < all.length; i += 2) checks.push(`check(p, ${all[i]}, ${all[i + 1]})`);
         lines.push(
           `const x = ${checks.join(' | ')};`,
-          `if (x & ${DEFER}) return -2;`,
-          `return x === 0 ? ${first.id} : ${first.id + ESCAPED_FLAG};`,
+          `if (x & ${DEFER}) return ${DEFERRED};`,
+          `return ${answers.found(first.id, all, 'x !== 0')};`,
         );
       }
       out.push(`${label}: {\n${lines.join('\n')}\n}`);
@@ -155,13 +176,14 @@ function matchCode(
       const declare = next.startsWith('i') ? `const ${next} = ${at} + ${length};\n` : '';
       out.push(
         `${label}: {\nif (${at} + ${length} > e || ${mismatch(piece.text, at)}) break ${label};\n` +
-          `${declare}${matchCode(group, depth + 1, next, span, names)}\n}`,
+          `${declare}${matchCode(group, depth + 1, next, spans, names, answers)}\n}`,
       );
     } else {
+      // `at` and `j` stay fixed once computed: they are the value's bounds.
       const j = `j${names.n++}`;
       out.push(
         `${label}: {\nlet ${j} = ${at};\nwhile (${j} < e && p.charCodeAt(${j}) !== ${SLASH}) ${j}++;\nif (${j} === ${at}) break ${label};\n` +
-          `s[${span}] = ${at};\ns[${span + 1}] = ${j};\n${matchCode(group, depth + 1, j, span + 2, names)}\n}`,
+          `${matchCode(group, depth + 1, j, [...spans, at, j], names, answers)}\n}`,
       );
     }
   }
@@ -174,33 +196,50 @@ interface Dynamic extends DynamicRoute {
 }
 
 /**
- * The lookup for one method: exact static paths, then dynamic routes in definition order. When every
- * dynamic route starts with a known character after the `/`, they are grouped by it: routes of two
- * groups can never match the same path, so only one group is tried and the order within it is kept.
+ * The function of one method: `(p, e, retry)` looks up `p` cut at `e`: with `retry` (the trailing-slash
+ * retry) its exact static paths first, which the generated find already tried for the path as given;
+ * then the dynamic routes in definition order. When every dynamic route starts with a known character
+ * after the `/`, they are grouped by it: routes of two groups can never match the same path, so only
+ * one group is tried and the order within it is kept. Returns an answer, `null`, or {@link DEFERRED}.
  */
-function methodCode(name: string, statics: Map<string, number>, dynamic: readonly Dynamic[]): string {
-  const cases = [...statics].map(([path, id]) => `case ${JSON.stringify(path)}: return ${id};`);
-  // The exact path was already tried by the lookup's own switch: only a shortened one (the trailing
-  // slash retry) is looked up here.
+function methodCode(
+  name: string,
+  statics: Map<string, number>,
+  dynamic: readonly Dynamic[],
+  answers: AnswerCode,
+): string {
+  const cases = [...statics].map(
+    ([path, id]) => `case ${JSON.stringify(path)}: return ${answers.found(id, [], 'false')};`,
+  );
   const staticSwitch =
-    cases.length === 0 ? '' : `if (e !== p.length) switch (p.slice(0, e)) {\n  ${cases.join('\n  ')}\n}`;
+    cases.length === 0
+      ? ''
+      : `if (retry) switch (e === p.length ? p : p.slice(0, e)) {\n  ${cases.join('\n  ')}\n}`;
   const names = { n: 0 };
   let dynamicCode: string;
   if (dynamic.length > 1 && dynamic.every((d) => d.first !== null)) {
     const groups = new Map<number, Dynamic[]>();
     for (const d of dynamic) groups.set(d.first as number, [...(groups.get(d.first as number) ?? []), d]);
     const groupCases = [...groups].map(
-      ([c, routes]) => `case ${c}: {\n${matchCode(routes, 0, '0', 0, names)}\nreturn -1;\n}`,
+      ([c, routes]) => `case ${c}: {\n${matchCode(routes, 0, '0', [], names, answers)}\nreturn null;\n}`,
     );
     dynamicCode = `switch (p.charCodeAt(1)) {\n${groupCases.join('\n')}\n}`;
   } else {
-    dynamicCode = matchCode(dynamic, 0, '0', 0, names);
+    dynamicCode = matchCode(dynamic, 0, '0', [], names, answers);
   }
-  return `function ${name}(p, e, s) {\n${staticSwitch}\n${dynamicCode}\nreturn -1;\n}`;
+  return `function ${name}(p, e, retry) {\n${staticSwitch}\n${dynamicCode}\nreturn null;\n}`;
 }
 
-/** Generates the lookup for `routes`, or `null` when the table is not one this module takes. */
-export function compileTable(routes: readonly RouteInfo[], trailingSlash: boolean): Lookup | null {
+/**
+ * Generates the find for `routes`, or `null` when the table is not one this module takes. `answers`
+ * builds the answers; the generated code calls `fallback` for what it leaves to the engine.
+ */
+export function compileTable<A>(
+  routes: readonly RouteInfo[],
+  trailingSlash: boolean,
+  answers: AnswerCode,
+  fallback: GeneratedFind<A>,
+): GeneratedFind<A> | null {
   const byMethod = new Map<string, { statics: Map<string, number>; dynamic: Dynamic[] }>();
   for (const route of routes) {
     const pieces = simplePieces(route.pieces);
@@ -229,7 +268,7 @@ export function compileTable(routes: readonly RouteInfo[], trailingSlash: boolea
     for (const [path, id] of statics) {
       staticPaths.set(path, [
         ...(staticPaths.get(path) ?? []),
-        `if (m === ${JSON.stringify(method)}) return ${id};`,
+        `if (m === ${JSON.stringify(method)}) return ${answers.found(id, [], 'false')};`,
       ]);
     }
   }
@@ -240,27 +279,29 @@ export function compileTable(routes: readonly RouteInfo[], trailingSlash: boolea
   const functions: string[] = [];
   const dispatch: string[] = [];
   [...byMethod].forEach(([method, { statics, dynamic }], k) => {
-    functions.push(methodCode(`m${k}`, statics, dynamic));
+    functions.push(methodCode(`m${k}`, statics, dynamic, answers));
     dispatch.push(`case ${JSON.stringify(method)}: f = m${k}; break;`);
   });
-  // -2: ask the wasm engine; -3: retry with a slash added (the caller builds the longer path).
   // A miss is only final when the path has no query string or fragment: the generated code compares the
-  // whole path, the engine only what comes before them.
+  // whole path, the engine only what comes before them. The trailing-slash retry removes or adds one
+  // slash, never for `/`; the values of a retry with a slash added index into the longer path.
   const source = `${functions.join('\n')}
-return function lookup(m, p, s) {
+return function find(m, p) {
   ${exact}
   let f;
   switch (m) {
     ${dispatch.join('\n    ')}
-    default: return -1;
+    default: return null;
   }
   const e = p.length;
-  const id = f(p, e, s);
-  if (id !== -1) return id;
-  if (p.indexOf('?') >= 0 || p.indexOf('#') >= 0) return -2;
-  if (${!trailingSlash} || e <= 1) return -1;
-  if (p.charCodeAt(e - 1) === ${SLASH}) return f(p, e - 1, s);
-  return -3;
+  let found = f(p, e, false);
+  if (found === null) {
+    if (p.indexOf('?') >= 0 || p.indexOf('#') >= 0) return FALLBACK(m, p);
+    if (${!trailingSlash} || e <= 1) return null;
+    found = p.charCodeAt(e - 1) === ${SLASH} ? f(p, e - 1, true) : f(p + '/', e + 1, true);
+  }
+  return found === ${DEFERRED} ? FALLBACK(m, p) : found;
 };`;
-  return new Function('check', source)(checkValue) as Lookup;
+  const scope = { ...answers.scope, check: checkValue, FALLBACK: fallback, [DEFERRED]: Symbol('deferred') };
+  return new Function(...Object.keys(scope), source)(...Object.values(scope)) as GeneratedFind<A>;
 }

@@ -1,10 +1,11 @@
 /**
  * The engine interface: what the rest of Arbor needs from a route matcher.
  *
- * The WebAssembly engine (`wasm-engine.ts`) implements it, with small tables answered by generated code in
- * front (`compiled-engine.ts`). The test suite adds a reference engine (`tests/support/reference-engine/`,
- * a deliberately simple matcher written in TypeScript) and runs the conformance tables on all of them
- * (differential testing). Handlers never reach an engine: it stores route ids.
+ * The WebAssembly engine (`wasm-engine.ts`) implements it; small tables may be answered by generated code
+ * in front of it (`generated-front.ts`). The test suite adds a reference engine
+ * (`tests/support/reference-engine/`, a deliberately simple matcher written in TypeScript) and runs the
+ * conformance tables on all of them (differential testing). Handlers never reach an engine: it stores
+ * route ids.
  */
 
 /** How dynamic routes compete (SPEC §3.2). */
@@ -82,11 +83,6 @@ export interface RouteInfo {
   pieces: PatternPiece[];
 }
 
-export interface Inserted {
-  id: number;
-  shadowedBy: number | null;
-}
-
 /** Sentinel returned by {@link Engine.lookup} when nothing matches. */
 export const NOT_FOUND = -1;
 
@@ -100,8 +96,9 @@ export const ESCAPED = 0x4000_0000;
 export const ROUTE_ID = ESCAPED - 1;
 
 export interface Engine {
-  /** Registers a pattern for some methods. Throws a `RouteError` on a malformed pattern or a conflict. */
-  insert(methods: readonly string[], pattern: string): Inserted;
+  /** Registers a pattern for some methods and returns the new route's metadata. Throws a `RouteError` on
+   * a malformed pattern or a conflict. */
+  insert(methods: readonly string[], pattern: string): RouteInfo;
   setName(id: number, name: string): void;
   /**
    * Hot path. Returns {@link NOT_FOUND}, or the route id plus {@link ESCAPED} when the matched path holds
@@ -116,6 +113,13 @@ export interface Engine {
   readonly matchedPath: string;
   allowedMethods(path: string): string[];
   routes(): RouteInfo[];
-  /** One route's metadata (cheap: registration asks for it after every insert). */
+  /** One route's metadata (cheap: attaching a snapshot's routes asks for each). */
   route(id: number): RouteInfo | undefined;
+  /** The snapshot capability (the route cache), or `null` for an engine that has none. */
+  readonly snapshots: Snapshots | null;
+}
+
+/** An engine's table as bytes, versioned and checksummed; `createWasmEngineFromSnapshot` loads them. */
+export interface Snapshots {
+  serialize(): Uint8Array;
 }

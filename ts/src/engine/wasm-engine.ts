@@ -1,7 +1,9 @@
 /**
  * The WebAssembly engine: the only module that imports the wasm-bindgen output (`./wasm-pkg/`).
  *
- * Registration and metadata cross as strings (cold path). Lookup crosses as numbers only: the path is
+ * Registration and metadata cross as strings (cold path): a call that fails throws the engine's error as a
+ * JSON object, which `crossing` turns into a `RouteError` (one convention for every call). Lookup crosses
+ * as numbers only: the path is
  * written into a fixed input area of the module's memory, `lookup(methodId, length)` returns a route id,
  * and parameter spans are read from a fixed output area — no allocation on either side. Offsets are byte
  * offsets into an ASCII string, hence also string indices: a path with non-ASCII characters is
@@ -13,18 +15,19 @@ import {
   type Engine,
   type EngineOptions,
   ESCAPED,
-  type Inserted,
   NOT_FOUND,
   type PatternPiece,
   type RouteInfo,
+  type Snapshots,
 } from './engine.js';
 import { encodeNonAscii } from './percent-encoding.js';
 import { applyTieringFlags } from './v8-tiering.js';
 
-/** The slice of the generated bindings we use (typed here so type checking never needs a build). */
+/** The slice of the generated bindings we use (typed here so type checking never needs a build). Calls
+ * that can fail throw a JSON error string (see {@link crossing}). */
 interface WasmEngine {
   insert(methods: string, pattern: string): string;
-  set_name(id: number, name: string): string;
+  set_name(id: number, name: string): void;
   method_id(method: string): number;
   input_ptr(): number;
   input_capacity(): number;
@@ -33,7 +36,7 @@ interface WasmEngine {
   lookup_str(method: string, path: string): number;
   allowed_methods(path: string): string;
   routes_json(): string;
-  route_json(id: number): string;
+  route_json(id: number): string | undefined;
   serialize(): Uint8Array;
 }
 interface WasmBindings {
@@ -64,7 +67,7 @@ const memory = bindings.wasm_memory();
 const SHORT_PATH = 24;
 const SPANS_CAPACITY = 64;
 
-class WasmRouteEngine implements Engine {
+class WasmRouteEngine implements Engine, Snapshots {
   readonly #wasm: WasmEngine;
   readonly #methodIds = new Map<string, number>();
   #lastMethod: string | undefined;
@@ -76,6 +79,7 @@ class WasmRouteEngine implements Engine {
   #spans = new Uint32Array(0);
   #routes: RouteInfo[] | null = null;
   matchedPath = '';
+  readonly snapshots: Snapshots = this;
 
   constructor(wasm: WasmEngine) {
     this.#wasm = wasm;
@@ -88,17 +92,17 @@ class WasmRouteEngine implements Engine {
     return this.#spans;
   }
 
-  insert(methods: readonly string[], pattern: string): Inserted {
-    const answer = parse<Inserted>(this.#wasm.insert(methods.join(','), pattern), pattern);
+  insert(methods: readonly string[], pattern: string): RouteInfo {
+    const json = crossing(() => this.#wasm.insert(methods.join(','), pattern), pattern);
+    const info = JSON.parse(json) as RouteInfo;
     this.#routes = null;
     for (const method of methods) this.#learnMethod(method);
     this.#refreshViews();
-    return answer;
+    return info;
   }
 
   setName(id: number, name: string): void {
-    const answer = this.#wasm.set_name(id, name);
-    if (answer !== '') parse(answer, undefined);
+    crossing(() => this.#wasm.set_name(id, name), undefined);
     this.#routes = null;
     this.#refreshViews();
   }
@@ -166,9 +170,9 @@ class WasmRouteEngine implements Engine {
 
   route(id: number): RouteInfo | undefined {
     if (this.#routes !== null) return this.#routes[id];
-    const [info] = JSON.parse(this.#wasm.route_json(id)) as RouteInfo[];
+    const json = this.#wasm.route_json(id);
     this.#refreshViews();
-    return info;
+    return json === undefined ? undefined : (JSON.parse(json) as RouteInfo);
   }
 
   serialize(): Uint8Array {
@@ -193,27 +197,32 @@ class WasmRouteEngine implements Engine {
   }
 }
 
-interface ErrorAnswer {
-  error?: {
-    code: RouteErrorCode;
-    message: string;
-    pattern?: string;
-    position?: number;
-    conflictsWith?: string;
-  };
+/** The JSON object the engine throws when a call fails. */
+interface EngineError {
+  code: RouteErrorCode;
+  message: string;
+  pattern?: string;
+  position?: number;
+  conflictsWith?: string;
 }
 
-/** The one place where engine errors become JavaScript errors. */
-function parse<T>(json: string, pattern: string | undefined): T {
-  const answer = JSON.parse(json) as T & ErrorAnswer;
-  const error = answer.error;
-  if (error === undefined) return answer;
-  const details: ConstructorParameters<typeof RouteError>[2] = {};
-  const errorPattern = error.pattern ?? pattern;
-  if (errorPattern !== undefined) details.pattern = errorPattern;
-  if (error.position !== undefined) details.position = error.position;
-  if (error.conflictsWith !== undefined) details.conflictsWith = error.conflictsWith;
-  throw new RouteError(error.code, error.message, details);
+/**
+ * Calls into the module: the one place where engine errors become JavaScript errors. The engine throws
+ * a JSON string; anything else thrown (a JavaScript error) passes through unchanged.
+ */
+function crossing<T>(call: () => T, pattern: string | undefined): T {
+  try {
+    return call();
+  } catch (thrown) {
+    if (typeof thrown !== 'string') throw thrown;
+    const error = JSON.parse(thrown) as EngineError;
+    const details: ConstructorParameters<typeof RouteError>[2] = {};
+    const errorPattern = error.pattern ?? pattern;
+    if (errorPattern !== undefined) details.pattern = errorPattern;
+    if (error.position !== undefined) details.position = error.position;
+    if (error.conflictsWith !== undefined) details.conflictsWith = error.conflictsWith;
+    throw new RouteError(error.code, error.message, details);
+  }
 }
 
 /**
@@ -225,22 +234,17 @@ function parse<T>(json: string, pattern: string | undefined): T {
  * patternPieces('/files/*') // [{ kind: 'text', text: '/files/' }, { kind: 'wildcard' }]
  */
 export function patternPieces(pattern: string): PatternPiece[] {
-  return parse<PatternPiece[]>(bindings.pattern_pieces(pattern), pattern);
+  return JSON.parse(crossing(() => bindings.pattern_pieces(pattern), pattern)) as PatternPiece[];
 }
 
 /** Creates an empty WebAssembly engine. */
-export function createWasmEngine(options: EngineOptions = {}): Engine & { serialize(): Uint8Array } {
+export function createWasmEngine(options: EngineOptions = {}): Engine {
   const order = options.order === 'specificity' ? 1 : 0;
   return new WasmRouteEngine(new bindings.Engine(order, options.trailingSlash ?? true));
 }
 
-/** Recreates an engine from `serialize()` bytes. Throws a `RouteError` (`SNAPSHOT_*`) on bad bytes. */
-export function createWasmEngineFromSnapshot(bytes: Uint8Array): Engine & { serialize(): Uint8Array } {
-  try {
-    return new WasmRouteEngine(bindings.Engine.from_snapshot(bytes));
-  } catch (error) {
-    const text = String(error);
-    const code = text.startsWith('SNAPSHOT_VERSION') ? 'SNAPSHOT_VERSION' : 'SNAPSHOT_INVALID';
-    throw new RouteError(code, `cannot load the route snapshot: ${text}`);
-  }
+/** Recreates an engine from `snapshots.serialize()` bytes. Throws a `RouteError` (`SNAPSHOT_*`) on bad
+ * bytes. */
+export function createWasmEngineFromSnapshot(bytes: Uint8Array): Engine {
+  return new WasmRouteEngine(crossing(() => bindings.Engine.from_snapshot(bytes), undefined));
 }

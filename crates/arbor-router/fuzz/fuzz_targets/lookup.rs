@@ -49,5 +49,4 @@ fuzz_target!(|data: &[u8]| {
         let _ = router.allowed_methods(path.as_bytes());
         let _ = decode_param(path);
     }
-    let _ = router.to_json();
 });

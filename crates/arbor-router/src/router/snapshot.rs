@@ -8,13 +8,13 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use super::{next_uid, Router};
 use crate::error::SnapshotError;
 use crate::metadata::{ConstraintKind, ParamInfo, ParamKind, PatternPiece, RouteInfo};
 use crate::pattern::MAX_PATTERN_LEN;
 use crate::route::{MatcherSpec, ABSENT};
-use crate::router::{next_uid, Router};
-use crate::tree::{BNode, Leaf, Tree, NONE};
-use crate::{Order, RouterOptions, MAX_VALUES};
+use crate::tree::{BNode, Leaf, Tree};
+use crate::{Order, RouterOptions, MAX_VALUES, NONE};
 
 const MAGIC: &[u8; 8] = b"ARBORRT\0";
 /// Format version written and read by this build (2: routes carry their pattern pieces).

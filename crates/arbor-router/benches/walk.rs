@@ -1,10 +1,10 @@
 //! Native timing and instruction-count harness of the lookup (the walk without the wasm boundary).
 //!
 //! ```text
-//! cargo run --release -p arbor-router --example walk               # ns per lookup, per case
-//! cargo run --release -p arbor-router --example walk -- --callgrind  # + instructions per lookup
-//! cargo run --release -p arbor-router --example walk -- --register   # + registration of 10k routes
-//! cargo run --release -p arbor-router --example walk -- --case 3       # one case only
+//! cargo bench -p arbor-router --bench walk                  # ns per lookup, per case
+//! cargo bench -p arbor-router --bench walk -- --callgrind    # + instructions per lookup
+//! cargo bench -p arbor-router --bench walk -- --register     # + registration of 10k routes
+//! cargo bench -p arbor-router --bench walk -- --case 3       # one case only
 //! ```
 //!
 //! Cases: the 12-route standard set (`delvedor-hono-rou3-small-set.json`, its 7 requests one by one
