@@ -54,7 +54,8 @@ int, date, a custom regex, several parameters in one segment — 10% optional pa
 of them annotated and named), started ${result.runs} times in each mode, each start in a fresh child process,
 the two modes interleaved. **compiled**: \`ARBOR_ROUTE_CACHE=off\`, every pattern parsed and compiled at
 registration. **cached**: the file \`arbor route:cache\` wrote (${mib(result.cacheBytes)}, written in
-${ms(result.cacheMs)}); the router is rebuilt from the snapshot, nothing compiled. Every start answers seven
+${ms(result.cacheMs)}); the router is rebuilt from the snapshot, nothing compiled, and each route's call site
+comes from the cache (its source file unchanged) instead of a stack capture. Every start answers seven
 requests (one per kind of route) and must get them right.
 
 Times are milliseconds since the child process started (Node's own start included); memory is read right
