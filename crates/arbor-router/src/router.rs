@@ -325,6 +325,11 @@ impl Router {
         Ok(())
     }
 
+    /// Every method some route uses, in the order of their ids ([`Router::method_id`]).
+    pub fn methods(&self) -> &[String] {
+        &self.methods
+    }
+
     /// The interned id of a method, for [`Router::lookup`]; `None` when no route uses it.
     pub fn method_id(&self, method: &str) -> Option<u32> {
         self.methods

@@ -81,6 +81,12 @@ impl Engine {
             .map_err(|error| json::route_error(&error))
     }
 
+    /// Every method some route uses, comma-separated (a loaded snapshot's engine learns them without
+    /// reading the route list).
+    pub fn methods(&self) -> String {
+        self.router.methods().join(",")
+    }
+
     /// The interned id of a method for [`Engine::lookup`], or -1 when no route uses it.
     pub fn method_id(&self, method: &str) -> i32 {
         self.router
