@@ -78,16 +78,23 @@ impl Tree {
         let mut found = Vec::new();
         for (method, &root) in self.roots.iter().enumerate() {
             let method = u32::try_from(method).unwrap_or(NONE);
-            let mut stack: Vec<(u32, Vec<u8>)> = vec![(root, Vec::new())];
-            while let Some((idx, mut text)) = stack.pop() {
+            // Each entry's text already ends with its node's label, allocated at its final size.
+            let with_label = |text: &[u8], idx: u32| {
+                let label = self.node(idx).map_or(&[][..], |n| n.label.as_slice());
+                let mut out = Vec::with_capacity(text.len() + label.len());
+                out.extend_from_slice(text);
+                out.extend_from_slice(label);
+                out
+            };
+            let mut stack: Vec<(u32, Vec<u8>)> = vec![(root, with_label(&[], root))];
+            while let Some((idx, text)) = stack.pop() {
                 let Some(node) = self.node(idx) else {
                     continue;
                 };
-                text.extend_from_slice(&node.label);
+                stack.extend(node.statics.iter().map(|&c| (c, with_label(&text, c))));
                 if let Some(leaf) = node.leaf.as_ref().filter(|l| l.rank < 1 << 31) {
-                    found.push((method, text.clone(), leaf.route));
+                    found.push((method, text, leaf.route));
                 }
-                stack.extend(node.statics.iter().map(|&c| (c, text.clone())));
             }
         }
         found
@@ -450,6 +457,14 @@ pub(crate) fn flatten(
     // Per queued node: the class of its run of segment tails (0 for none), and whether it starts one.
     let mut runs: Vec<(u8, bool)> = Vec::with_capacity(tree.nodes.len());
     let mut label: Vec<u8> = Vec::new();
+    // Sized up front (chains merge nodes, so these are upper bounds): growing the arrays of a large
+    // table by doubling was a quarter of the flattening's instructions.
+    flat.nodes.reserve(tree.nodes.len());
+    flat.labels
+        .reserve(tree.nodes.iter().map(|n| n.label.len()).sum::<usize>());
+    // The children of the node at hand, reused from node to node.
+    let mut statics: Vec<u32> = Vec::new();
+    let mut dynamics: Vec<u32> = Vec::new();
     for &root in &tree.roots {
         if rank(root) == NONE {
             flat.roots.push(NONE);
@@ -486,12 +501,8 @@ pub(crate) fn flatten(
             let Some(kids) = tree.nodes.get(kids as usize) else {
                 continue;
             };
-            let mut statics: Vec<u32> = kids
-                .statics
-                .iter()
-                .copied()
-                .filter(|&c| rank(c) != NONE)
-                .collect();
+            statics.clear();
+            statics.extend(kids.statics.iter().copied().filter(|&c| rank(c) != NONE));
             // Sorted by first byte (deterministic layout; large fan-outs also get a table).
             statics.sort_by_key(|&c| {
                 tree.nodes
@@ -499,12 +510,8 @@ pub(crate) fn flatten(
                     .and_then(|n| n.label.first())
                     .copied()
             });
-            let mut dynamics: Vec<u32> = kids
-                .dynamics
-                .iter()
-                .copied()
-                .filter(|&c| rank(c) != NONE)
-                .collect();
+            dynamics.clear();
+            dynamics.extend(kids.dynamics.iter().copied().filter(|&c| rank(c) != NONE));
             let class_of = |c: u32| {
                 let m = tree.nodes.get(c as usize).and_then(|n| n.matcher);
                 match (class, m) {

@@ -78,7 +78,10 @@ fn corrupt(reason: &str) -> SnapshotError {
     }
 }
 
+// The readers are inlined: a 10,000-route snapshot makes ~10^6 calls, and each `Result` return
+// through memory cost more than the read.
 impl<'a> Reader<'a> {
+    #[inline]
     fn take(&mut self, n: usize) -> Result<&'a [u8], SnapshotError> {
         let end = self
             .pos
@@ -91,9 +94,11 @@ impl<'a> Reader<'a> {
         self.pos = end;
         Ok(out)
     }
+    #[inline]
     fn u8(&mut self) -> Result<u8, SnapshotError> {
         Ok(self.take(1)?.first().copied().unwrap_or(0))
     }
+    #[inline]
     fn u32(&mut self) -> Result<u32, SnapshotError> {
         let b = self.take(4)?;
         Ok(u32::from_le_bytes(
@@ -102,6 +107,7 @@ impl<'a> Reader<'a> {
     }
     /// A count of items each at least `min_size` bytes long (so a forged count cannot make us
     /// allocate more than the payload could hold).
+    #[inline]
     fn count(&mut self, min_size: usize) -> Result<usize, SnapshotError> {
         let n = self.u32()? as usize;
         let remaining = self.bytes.len().saturating_sub(self.pos);
@@ -110,13 +116,16 @@ impl<'a> Reader<'a> {
         }
         Ok(n)
     }
+    #[inline]
     fn bytes(&mut self) -> Result<Vec<u8>, SnapshotError> {
         let n = self.count(1)?;
         Ok(self.take(n)?.to_vec())
     }
+    #[inline]
     fn str(&mut self) -> Result<String, SnapshotError> {
         String::from_utf8(self.bytes()?).map_err(|_| corrupt("invalid UTF-8 string"))
     }
+    #[inline]
     fn opt_str(&mut self) -> Result<Option<String>, SnapshotError> {
         match self.u8()? {
             0 => Ok(None),
@@ -124,6 +133,7 @@ impl<'a> Reader<'a> {
             _ => Err(corrupt("invalid option tag")),
         }
     }
+    #[inline]
     fn bool(&mut self) -> Result<bool, SnapshotError> {
         match self.u8()? {
             0 => Ok(false),
@@ -131,6 +141,7 @@ impl<'a> Reader<'a> {
             _ => Err(corrupt("invalid boolean")),
         }
     }
+    #[inline]
     fn u32s(&mut self) -> Result<Vec<u32>, SnapshotError> {
         let n = self.count(4)?;
         (0..n).map(|_| self.u32()).collect()
