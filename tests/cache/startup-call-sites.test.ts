@@ -217,3 +217,59 @@ describe('the registration index decides like the fingerprint', () => {
     expect(expected.matches(now as RouteKey[])).toBe(fingerprint(now as RouteKey[], options) === print);
   });
 });
+
+describe('a snapshot that does not hold the routes its header lists', () => {
+  const ok = (_req: unknown, res: { json(v: unknown): unknown }) => res.json({ ok: true });
+  const routesOf = (count: number) => (app: Application) => {
+    for (let i = 0; i < count; i++) app.get(`/r${i}`, ok as never);
+  };
+
+  /** A cache whose header, route list and annotations are those of 3 routes, and whose snapshot is not. */
+  function mismatched(snapshotRoutes: number): string {
+    const listed = decodeCache(buildRouteCacheOf(routesOf(3)));
+    const other = decodeCache(buildRouteCacheOf(routesOf(snapshotRoutes)));
+    const { format: _f, sections: _s, crc32: _c, routeCount: _r, ...meta } = listed.header;
+    const file = join(dir, `mismatched-${++modules}.bin`);
+    writeCacheFile(
+      file,
+      encodeCache(meta, {
+        snapshot: other.snapshot,
+        routes: parseSection<CachedRoute[]>(listed.routes),
+        annotations: parseSection<AnnotationSet | null>(listed.annotations),
+      }),
+    );
+    return file;
+  }
+
+  function buildRouteCacheOf(register: (app: Application) => void): Buffer {
+    const app = new Application({ routeCache: false });
+    register(app);
+    return buildRouteCache(app).bytes;
+  }
+
+  it.each([
+    ['more', 4],
+    ['fewer', 2],
+  ])('(%s routes) is reported as corrupt and the routes are compiled', async (_what, count) => {
+    const file = mismatched(count);
+    const warnings: Error[] = [];
+    const listener = (w: Error) => warnings.push(w);
+    process.on('warning', listener);
+    let statuses: number[] = [];
+    try {
+      const app = new Application({ routeCache: file });
+      routesOf(3)(app);
+      statuses = await Promise.all(
+        ['/r0', '/r2', '/r3'].map(async (path) => (await app.fetch(new Request(`http://t${path}`))).status),
+      );
+      expect(app.cachedAnnotations()).toBeNull();
+    } finally {
+      await new Promise((resolve) => setImmediate(resolve));
+      process.off('warning', listener);
+    }
+    expect(statuses).toEqual([200, 200, 404]);
+    expect(warnings.map((w) => `${(w as { code?: string }).code}: ${w.message}`)).toEqual([
+      expect.stringMatching(/^ARBOR_ROUTE_CACHE_CORRUPT: .*does not match its own header/),
+    ]);
+  });
+});

@@ -209,10 +209,12 @@ export class RouteTable {
     }));
     this.#pending.length = 0;
     this.#expectedRoutes = null;
-    const hit = cache?.load<RouteContext>(keys, this.#options.tableOptions) ?? null;
+    const hit = cache?.load<RouteContext>(keys, this.#options.tableOptions, this.contexts) ?? null;
     if (hit !== null) {
       for (const context of this.contexts) {
-        this.#accept(context.route, hit.router.attach(context.route.id, context));
+        const info = hit.infos[context.route.id];
+        if (info === undefined) throw new Error(`internal: no metadata for route ${context.route.id}`);
+        this.#accept(context.route, info);
       }
       this.#cachedAnnotations = hit.annotations;
       this.#router = hit.router;

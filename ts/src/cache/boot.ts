@@ -11,6 +11,7 @@
  * routes it was given. Stale routes are never served.
  */
 import { readFileSync } from 'node:fs';
+import type { RouteInfo } from '../engine/engine.js';
 import type { AnnotationSet } from '../openapi/types.js';
 import { Router } from '../router.js';
 import { ExpectedRoutes } from './expected.js';
@@ -32,8 +33,11 @@ export type RouteCacheWarningCode =
   | 'ARBOR_ROUTE_CACHE_VERSION';
 
 export interface CacheHit<T> {
-  /** A router rebuilt from the snapshot: attach values with `router.attach(id, value)`. */
+  /** A router rebuilt from the snapshot, with the values {@link RouteCacheBoot.load} was given attached
+   * (without values: attach them with `router.attach(id, value)`). */
   router: Router<T>;
+  /** The engine's metadata of each route, by id, as attaching its value returned it (empty without values). */
+  infos: RouteInfo[];
   /** The annotations read when the cache was written (`null` if none were stored). Decoded on first call. */
   annotations(): AnnotationSet | null;
   file: string;
@@ -105,8 +109,12 @@ export class RouteCacheBoot {
     return this.#expected;
   }
 
-  /** The cached router when the cache was written for exactly these routes and options, else `null`. */
-  load<T>(routes: readonly RouteKey[], options: TableOptions): CacheHit<T> | null {
+  /**
+   * The cached router when the cache was written for exactly these routes and options, else `null`. With
+   * `values` (one per route, by id) they are attached, which also proves the snapshot holds exactly these
+   * routes without reading its whole route list.
+   */
+  load<T>(routes: readonly RouteKey[], options: TableOptions, values?: readonly T[]): CacheHit<T> | null {
     const read = this.#readFile();
     const expected = this.#expected;
     // The file's bytes are not kept past this start (the snapshot is copied into the engine); another
@@ -159,7 +167,8 @@ export class RouteCacheBoot {
       warnOnce(code, this.file, `holds an unusable snapshot (${(error as Error).message})`);
       return null;
     }
-    if (router.routes().length !== routes.length) {
+    const infos = values === undefined ? sameCount(router, routes.length) : attachAll(router, values);
+    if (infos === null) {
       warnOnce('ARBOR_ROUTE_CACHE_CORRUPT', this.file, 'holds a snapshot that does not match its own header');
       return null;
     }
@@ -169,6 +178,7 @@ export class RouteCacheBoot {
     let annotations: { value: AnnotationSet | null } | undefined;
     return {
       router,
+      infos,
       annotations: () => {
         annotations ??= { value: this.#annotations(print) };
         return annotations.value;
@@ -201,6 +211,34 @@ export class RouteCacheBoot {
       return null;
     }
   }
+}
+
+/**
+ * Attaches `values[id]` to each route; `null` when the snapshot holds fewer or more routes than there are
+ * values. Asking the engine route by route keeps its whole route list unread (10,000 parsed `RouteInfo`s
+ * are megabytes of heap a start would otherwise carry into its first request).
+ */
+function attachAll<T>(router: Router<T>, values: readonly T[]): RouteInfo[] | null {
+  const infos: RouteInfo[] = [];
+  try {
+    for (let id = 0; id < values.length; id++) infos.push(router.attach(id, values[id] as T));
+  } catch (error) {
+    if (error instanceof RangeError) return null; // fewer routes than the header says
+    throw error;
+  }
+  try {
+    // One more route than the header says: the router is thrown away, so attaching to it is harmless.
+    router.attach(values.length, undefined as T);
+    return null;
+  } catch (error) {
+    if (error instanceof RangeError) return infos;
+    throw error;
+  }
+}
+
+/** Without values to attach: the snapshot holds exactly `count` routes (reads its route list). */
+function sameCount<T>(router: Router<T>, count: number): RouteInfo[] | null {
+  return router.routes().length === count ? [] : null;
 }
 
 /** A registration index as `route:cache` writes it (the header is JSON from a file: check its shape). */
