@@ -111,30 +111,30 @@ fn cut(path: &[u8]) -> Option<usize> {
     Some(path.len())
 }
 
-/// One slot of the table.
+/// One slot of the table. (Fields are the crate's for the snapshot, which stores the table as is.)
 #[derive(Debug, Clone, Copy)]
-struct Entry {
+pub(crate) struct Entry {
     /// `mix(path hash, method)`.
-    hash: u64,
-    tail: u64,
+    pub(crate) hash: u64,
+    pub(crate) tail: u64,
     /// `len | method << 32`; `EMPTY` for a free slot.
-    meta: u64,
+    pub(crate) meta: u64,
     /// Where the route's text starts in `Statics::bytes` (only read for paths over 8 bytes).
-    start: u32,
-    route: RouteId,
+    pub(crate) start: u32,
+    pub(crate) route: RouteId,
 }
 
-const EMPTY: u64 = u64::MAX;
+pub(crate) const EMPTY: u64 = u64::MAX;
 
 /// Open addressing with linear probing, entries in the slots; at most half full.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Statics {
-    slots: Vec<Entry>,
-    shift: u32,
-    bytes: Vec<u8>,
+    pub(crate) slots: Vec<Entry>,
+    pub(crate) shift: u32,
+    pub(crate) bytes: Vec<u8>,
     /// Bit `min(len, 63)` set for the length of every static route (any method): most dynamic
     /// paths have a length no static route has, and skip the probe.
-    lens: u64,
+    pub(crate) lens: u64,
 }
 
 impl Statics {

@@ -145,7 +145,7 @@ fn foreign_bytes_and_versions() {
         err,
         SnapshotError::UnsupportedVersion {
             found: 99,
-            supported: 2
+            supported: 3
         }
     );
     assert_eq!(err.code(), "SNAPSHOT_VERSION");

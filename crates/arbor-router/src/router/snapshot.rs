@@ -1,6 +1,7 @@
-//! Binary snapshot of a router (`route:cache`): the parsed and built tree, the matcher sources and the
-//! metadata, so a load skips parsing, conflict and shadowing checks and tree building. Regexes are
-//! recompiled at load. Loading never panics: every count, index and string is checked.
+//! Binary snapshot of a router (`route:cache`): the parsed and built tree, the matcher sources, the
+//! metadata and the flattened tree (`flat.rs`), so a load skips parsing, conflict and shadowing checks,
+//! tree building and flattening. Regexes are recompiled at load. Loading never panics: every count,
+//! index and string is checked.
 //!
 //! Layout (little-endian): magic `ARBORRT\0`, version `u16`, reserved `u16`, payload length `u32`,
 //! FNV-1a 64 checksum of the payload `u64`, then the payload.
@@ -17,8 +18,11 @@ use crate::tree::{BNode, Leaf, Tree};
 use crate::{Order, RouterOptions, MAX_VALUES, NONE};
 
 const MAGIC: &[u8; 8] = b"ARBORRT\0";
-/// Format version written and read by this build (2: routes carry their pattern pieces).
-pub(crate) const VERSION: u16 = 2;
+mod flat;
+
+/// Format version written and read by this build (2: routes carry their pattern pieces; 3: the
+/// flattened tree follows the routes).
+pub(crate) const VERSION: u16 = 3;
 const HEADER: usize = 8 + 2 + 2 + 4 + 8;
 
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -38,6 +42,9 @@ impl Writer {
         self.0.push(v);
     }
     fn u32(&mut self, v: u32) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn u64(&mut self, v: u64) {
         self.0.extend_from_slice(&v.to_le_bytes());
     }
     fn len(&mut self, n: usize) {
@@ -103,6 +110,13 @@ impl<'a> Reader<'a> {
         let b = self.take(4)?;
         Ok(u32::from_le_bytes(
             <[u8; 4]>::try_from(b).map_err(|_| corrupt("u32"))?,
+        ))
+    }
+    #[inline]
+    fn u64(&mut self) -> Result<u64, SnapshotError> {
+        let b = self.take(8)?;
+        Ok(u64::from_le_bytes(
+            <[u8; 8]>::try_from(b).map_err(|_| corrupt("u64"))?,
         ))
     }
     /// A count of items each at least `min_size` bytes long (so a forged count cannot make us
@@ -231,6 +245,7 @@ fn write_payload(router: &Router, w: &mut Writer) {
             write_piece(w, piece);
         }
     }
+    flat::write(router.flat(), w);
 }
 
 fn write_piece(w: &mut Writer, piece: &PatternPiece) {
@@ -400,6 +415,7 @@ fn read_payload(r: &mut Reader<'_>) -> Result<Router, SnapshotError> {
             pieces,
         });
     }
+    let flat = flat::read(r, &routes, specs.len(), methods.len())?;
     if r.pos != r.bytes.len() {
         return Err(corrupt("trailing bytes after the payload"));
     }
@@ -433,7 +449,7 @@ fn read_payload(r: &mut Reader<'_>) -> Result<Router, SnapshotError> {
         matchers,
         matcher_ids,
         tree,
-        flat: OnceLock::new(),
+        flat: OnceLock::from(flat),
     })
 }
 
