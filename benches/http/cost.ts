@@ -6,6 +6,8 @@
  * as in run.ts. Not a replacement for `npm run bench:http`, whose throughput figures are the benchmark.
  *
  *   node --import tsx benches/http/cost.ts [--mix by-id] [--only arbor,fastify,bare] [--rounds 3] [--duration 5]
+ *   --rate N: N requests per second in all instead of as many as the server takes, so that every server
+ *     does the same work per event-loop turn and a busy machine starves none of them (steadiest figures)
  *   --prof DIR: the servers run with --cpu-prof and write their profiles to DIR when they exit
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -27,6 +29,7 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '100' },
+    rate: { type: 'string' },
     prof: { type: 'string' },
   },
 });
@@ -76,7 +79,13 @@ async function start(name: string): Promise<Server> {
 
 const requests = buildMix(mix);
 const load = (url: string, duration: number) =>
-  autocannon({ url, connections: Number(args.connections), duration, requests });
+  autocannon({
+    url,
+    connections: Number(args.connections),
+    duration,
+    requests,
+    ...(args.rate === undefined ? {} : { overallRate: Number(args.rate) }),
+  });
 const servers: Server[] = [];
 for (const name of args.only.split(',')) servers.push(await start(name.trim()));
 const costs = new Map<string, number[]>(servers.map((s) => [s.name, []]));
