@@ -3,8 +3,9 @@
  * {@link Response.withHeader}, which returns a copy the way PSR-7's `withHeader` does, so middleware can
  * decorate a response without touching the handler's object.
  */
-import { validateHeaderName, validateHeaderValue } from 'node:http';
+
 import { encodeUrl } from 'encodeurl';
+import { http } from '../builtins.js';
 import { HeaderError } from './errors.js';
 
 export type HeaderValue = string | number | readonly string[];
@@ -170,14 +171,14 @@ export class Response {
 
 function normaliseValues(name: string, value: HeaderValue): string[] {
   try {
-    validateHeaderName(name);
+    http.validateHeaderName(name);
   } catch {
     throw new HeaderError(name, 'the name is not an HTTP token');
   }
   const values = typeof value === 'object' ? [...value] : [String(value)];
   for (const v of values) {
     try {
-      validateHeaderValue(name, v);
+      http.validateHeaderValue(name, v);
     } catch {
       throw new HeaderError(
         name,

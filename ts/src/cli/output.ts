@@ -3,9 +3,9 @@
  * asks otherwise (`node:util` `styleText` checks the stream and the environment; `FORCE_COLOR` forces them),
  * and a plain column layout for tables.
  */
-import { stripVTControlCharacters, styleText } from 'node:util';
+import { util } from '../builtins.js';
 
-type Style = Parameters<typeof styleText>[0];
+type Style = Parameters<typeof util.styleText>[0];
 
 let colours = true;
 
@@ -15,12 +15,12 @@ export function disableColours(): void {
 }
 
 export function paint(style: Style, text: string, stream: NodeJS.WriteStream = process.stdout): string {
-  return colours ? styleText(style, text, { stream }) : text;
+  return colours ? util.styleText(style, text, { stream }) : text;
 }
 
 /** Pads each column to its widest cell; the last column is never padded. `width` ignores colour codes. */
 export function columns(rows: readonly (readonly string[])[], gap = '  '): string {
-  const visible = (cell: string) => stripVTControlCharacters(cell).length;
+  const visible = (cell: string) => util.stripVTControlCharacters(cell).length;
   const widths: number[] = [];
   for (const row of rows) {
     row.forEach((cell, i) => {

@@ -6,7 +6,7 @@
  * Every error response the framework writes itself has the body `{ "error": "<message>", "code": <status> }`
  * (the original's `Error` schema, SPEC §4).
  */
-import { STATUS_CODES } from 'node:http';
+import { http } from '../builtins.js';
 
 /** The body of every framework-generated error response. */
 export interface ErrorBody {
@@ -48,7 +48,7 @@ export class HttpError extends Error {
 
 /** The reason phrase of a status (`404` → `"Not Found"`), or `"Error"` for an unregistered code. */
 export function statusText(status: number): string {
-  return STATUS_CODES[status] ?? 'Error';
+  return http.STATUS_CODES[status] ?? 'Error';
 }
 
 /** `{ error, code }` — the default error body (SPEC §4). */

@@ -7,14 +7,9 @@
  * and the connection closes. When it was pipelined behind valid requests, their responses go out first,
  * in order, and the error after them — never over a response in progress.
  */
-import {
-  createServer,
-  type IncomingMessage,
-  type RequestListener,
-  type Server,
-  ServerResponse,
-} from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { http } from '../builtins.js';
 import { errorBody } from './errors.js';
 
 export interface ServerOptions {
@@ -56,7 +51,7 @@ export function createArborServer(listener: RequestListener, options: ServerOpti
     listener(req, res);
   };
 
-  const server = createServer(
+  const server = http.createServer(
     {
       maxHeaderSize: options.maxHeaderSize ?? 16 * 1024,
       requestTimeout,
@@ -103,7 +98,7 @@ export function createArborServer(listener: RequestListener, options: ServerOpti
   // CONNECT is routed like any other method (405 with `Allow` on a known path, SPEC §4) instead of node's
   // default of closing the connection without a word; this server is no proxy, so it never tunnels.
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
-    const res = new ServerResponse(req);
+    const res = new http.ServerResponse(req);
     res.shouldKeepAlive = false;
     res.assignSocket(socket);
     res.once('finish', () => {

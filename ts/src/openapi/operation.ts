@@ -2,7 +2,7 @@
  * One OpenAPI operation object from a route variant and its annotation doc (or none: then the path
  * parameters and a default response, so undocumented routes still appear).
  */
-import { STATUS_CODES } from 'node:http';
+import { http } from '../builtins.js';
 import type { PathVariant } from './paths.js';
 import { type JsonSchema, parseType, referencedSchemas, typeToSchema } from './type-expr.js';
 import type { OpenApiVersion, OperationDoc } from './types.js';
@@ -72,7 +72,7 @@ function responses(doc: OperationDoc | undefined, ctx: BuildContext): Record<str
   const out: Record<string, Record<string, unknown>> = {};
   for (const r of doc.responses) {
     const response: Record<string, unknown> = {
-      description: r.description || STATUS_CODES[Number(r.status)] || 'Response',
+      description: r.description || http.STATUS_CODES[Number(r.status)] || 'Response',
     };
     const example = doc.responseExamples[r.status];
     if (r.type !== null || example !== undefined) {
@@ -87,7 +87,7 @@ function responses(doc: OperationDoc | undefined, ctx: BuildContext): Record<str
   for (const [status, example] of Object.entries(doc.responseExamples)) {
     if (out[status]) continue;
     out[status] = {
-      description: STATUS_CODES[Number(status)] ?? 'Response',
+      description: http.STATUS_CODES[Number(status)] ?? 'Response',
       content: Object.fromEntries(mediaTypes.map((m) => [m, { example }])),
     };
   }

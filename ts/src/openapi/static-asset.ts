@@ -15,8 +15,8 @@
  * app.get('/ui/bundle.js', (req, res) => bundle.respond(req, res));
  */
 import { createHash } from 'node:crypto';
-import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { util } from '../builtins.js';
 
 /** What the asset reads from a request (Arbor's `Request` has it). */
 export interface AssetRequest {
@@ -35,8 +35,8 @@ export type ContentCoding = 'br' | 'gzip' | 'identity';
 /** Below this size compression saves less than the header costs. */
 const MIN_COMPRESSED_SIZE = 1024;
 
-const brotli = promisify(brotliCompress);
-const gzipAsync = promisify(gzip);
+const brotli = util.promisify(brotliCompress);
+const gzipAsync = util.promisify(gzip);
 
 export class StaticAsset {
   readonly type: string;

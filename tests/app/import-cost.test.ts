@@ -1,0 +1,33 @@
+/**
+ * Importing Arbor loads no more of Node than it uses. `node:http` imported as an ECMAScript module makes
+ * Node load undici and TLS for its lazy `WebSocket` exports (~150 ms at every start): `ts/src/builtins.ts`
+ * takes such modules without it. A child process imports the entry point and lists the built-in modules
+ * it loaded.
+ */
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ENTRY = resolve(import.meta.dirname, '../../ts/src/index.ts');
+
+/** The built-in modules a fresh process has loaded after importing `specifier` (through tsx). */
+function loadedAfterImport(specifier: string): string[] {
+  const script = `await import(${JSON.stringify(specifier)}); console.log(JSON.stringify(process.moduleLoadList));`;
+  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+  });
+  return JSON.parse(out.trim().split('\n').at(-1) ?? '[]') as string[];
+}
+
+describe('the cost of importing Arbor', () => {
+  it('the check sees undici when node:http is imported as a module', () => {
+    expect(loadedAfterImport('node:http').some((m) => m.includes('undici'))).toBe(true);
+  });
+
+  it('importing the framework loads neither undici nor TLS', () => {
+    const loaded = loadedAfterImport(ENTRY);
+    // The entry really was imported: the engine's wasm bindings and node's HTTP parser are there.
+    expect(loaded.some((m) => m.includes('http_parser'))).toBe(true);
+    expect(loaded.filter((m) => m.includes('undici') || /\btls\b/.test(m))).toEqual([]);
+  });
+});
