@@ -280,28 +280,37 @@ export function compileTable<A>(
   const dispatch: string[] = [];
   [...byMethod].forEach(([method, { statics, dynamic }], k) => {
     functions.push(methodCode(`m${k}`, statics, dynamic, answers));
-    dispatch.push(`case ${JSON.stringify(method)}: f = m${k}; break;`);
+    dispatch.push(`case ${JSON.stringify(method)}: return m${k}(p, e, retry);`);
   });
+  // Each method's function is called from its own `case` (a direct call V8 can inline), not through a
+  // variable holding one of them.
+  functions.push(
+    `function byMethod(m, p, e, retry) {\n  switch (m) {\n    ${dispatch.join('\n    ')}\n  }\n  return UNKNOWN;\n}`,
+  );
   // A miss is only final when the path has no query string or fragment: the generated code compares the
   // whole path, the engine only what comes before them. The trailing-slash retry removes or adds one
   // slash, never for `/`; the values of a retry with a slash added index into the longer path.
   const source = `${functions.join('\n')}
 return function find(m, p) {
   ${exact}
-  let f;
-  switch (m) {
-    ${dispatch.join('\n    ')}
-    default: return null;
-  }
   const e = p.length;
-  let found = f(p, e, false);
+  let found = byMethod(m, p, e, false);
+  if (found === UNKNOWN) return null;
   if (found === null) {
     if (p.indexOf('?') >= 0 || p.indexOf('#') >= 0) return FALLBACK(m, p);
     if (${!trailingSlash} || e <= 1) return null;
-    found = p.charCodeAt(e - 1) === ${SLASH} ? f(p, e - 1, true) : f(p + '/', e + 1, true);
+    found = p.charCodeAt(e - 1) === ${SLASH}
+      ? byMethod(m, p, e - 1, true)
+      : byMethod(m, p + '/', e + 1, true);
   }
   return found === ${DEFERRED} ? FALLBACK(m, p) : found;
 };`;
-  const scope = { ...answers.scope, check: checkValue, FALLBACK: fallback, [DEFERRED]: Symbol('deferred') };
+  const scope = {
+    ...answers.scope,
+    check: checkValue,
+    FALLBACK: fallback,
+    [DEFERRED]: Symbol('deferred'),
+    UNKNOWN: Symbol('unknown method'),
+  };
   return new Function(...Object.keys(scope), source)(...Object.values(scope)) as GeneratedFind<A>;
 }
