@@ -17,7 +17,7 @@ use super::{corrupt, Reader, Writer};
 use crate::SnapshotError;
 
 /// Bytes of one node in the snapshot (the minimum a forged count is checked against).
-const NODE_SIZE: usize = 7 * 8 + 16 * 4 + 3;
+const NODE_SIZE: usize = 7 * 8 + 14 * 4 + 3;
 
 pub(super) fn write(flat: &Flat, w: &mut Writer) {
     w.len(flat.nodes.len());
@@ -48,8 +48,6 @@ pub(super) fn write(flat: &Flat, w: &mut Writer) {
             n.leaf_rank,
             n.layout_start,
             n.layout_len,
-            0,
-            0,
         ] {
             w.u32(number);
         }
@@ -95,12 +93,12 @@ pub(super) fn read(
         for word in &mut words {
             *word = r.u64()?;
         }
-        let mut numbers = [0u32; 16];
+        let mut numbers = [0u32; 14];
         for number in &mut numbers {
             *number = r.u32()?;
         }
         let [head, head_mask, head2, head2_mask, firsts, tail, tail_mask] = words;
-        let [fanout, label_start, label_len, statics, n_statics, dynamics, n_dynamics, matcher, tail_len, min_rank, leaf_route, leaf_rank, layout_start, layout_len, _, _] =
+        let [fanout, label_start, label_len, statics, n_statics, dynamics, n_dynamics, matcher, tail_len, min_rank, leaf_route, leaf_rank, layout_start, layout_len] =
             numbers;
         nodes.push(FlatNode {
             head,
