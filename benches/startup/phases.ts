@@ -5,12 +5,12 @@
  *
  * Phases: Node's own start; importing the framework (wasm instantiation included); importing the app
  * (registration; with the cache on, reading the cache file is a phase of its own); `run()` split into the
- * engine's rebuild from the snapshot (`from_snapshot`, then the route list the engine's constructor reads),
- * attaching the route values (the engine asked route by route), the rest of loading the cache, the
+ * engine's rebuild from the snapshot (`from_snapshot`, then the route list if anything reads it), attaching
+ * the route values (the engine asked once for every route's shape), the rest of loading the cache, the
  * middleware-name check, and the rest (validation, listening); the first request, split into the server's
- * first lookup and the rest (client included). Timing each of 10,000 attaches costs a few ms of its own.
+ * first lookup and the rest (client included).
  */
-import type { Probe } from './generate.js';
+import { HTTP_GET, type Probe } from './generate.js';
 
 export const PHASES = [
   'node start',
@@ -19,7 +19,7 @@ export const PHASES = [
   'cache file read and checked',
   'run(): engine rebuilt from the snapshot (from_snapshot)',
   'run(): engine route list (routes_json + JSON.parse)',
-  'run(): values attached (Router.attach, the engine asked route by route)',
+  'run(): values attached (Router.attach: all routes in one call)',
   'run(): rest of the cache load (checks, views)',
   'run(): route table ready (middleware names checked; compiled: nothing else)',
   'run(): rest (validation, listen)',
@@ -34,6 +34,7 @@ export function phaseSource(frameworkDir: string, probe: Probe): string {
   const dir = JSON.stringify(`${frameworkDir}/`);
   return `import { once } from 'node:events';
 import { createRequire } from 'node:module';
+${HTTP_GET}
 const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 const spent = {};
 const add = (phase, ms) => { spent[phase] = (spent[phase] ?? 0) + ms; };
@@ -66,7 +67,7 @@ JSON.parse = function (text, reviver) {
 };
 timed(RouteCacheBoot.prototype, 'expected', 'cache file read and checked');
 timed(RouteCacheBoot.prototype, 'load', 'load');
-timed(Router.prototype, 'attach', 'run(): values attached (Router.attach, the engine asked route by route)');
+timed(Router.prototype, 'attach', 'run(): values attached (Router.attach: all routes in one call)');
 timed(Application.prototype, 'ready', 'ready');
 let firstLookup = true;
 const find = Router.prototype.find;
@@ -85,7 +86,7 @@ if (!server.listening) await once(server, 'listening');
 const engine =
   (spent['run(): engine rebuilt from the snapshot (from_snapshot)'] ?? 0) +
   (spent['run(): engine route list (routes_json + JSON.parse)'] ?? 0) +
-  (spent['run(): values attached (Router.attach, the engine asked route by route)'] ?? 0);
+  (spent['run(): values attached (Router.attach: all routes in one call)'] ?? 0);
 const load = spent.load ?? 0;
 const ready = spent.ready ?? 0;
 if (load > 0) add('run(): rest of the cache load (checks, views)', load - engine);
@@ -95,8 +96,7 @@ delete spent.load;
 delete spent.ready;
 mark = cpu();
 const { port } = server.address();
-const response = await fetch('http://127.0.0.1:' + port + ${JSON.stringify(probe.path)});
-await response.arrayBuffer();
+await get(port, ${JSON.stringify(probe.path)});
 add('first request: rest (server + client)', cpu() - mark - (spent['first request: first lookup'] ?? 0));
 add('total to first response', cpu());
 JSON.parse = parse;

@@ -83,7 +83,7 @@ describe('engine availability', () => {
           compileTable(
             buildRouter(router, table.routes, table.options).routes(),
             table.options?.trailingSlash ?? true,
-            { scope: {}, found: () => 'null' },
+            () => ({ scope: {}, found: () => 'null' }),
             () => null,
           ) !== null,
       );

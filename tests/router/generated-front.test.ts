@@ -75,7 +75,7 @@ function answers(router: Router<number>, paths: readonly string[]): unknown[] {
 }
 
 /** Answers nothing: enough to ask whether the front takes a table. */
-const NO_ANSWERS = { scope: {}, found: () => 'null' };
+const NO_ANSWERS = () => ({ scope: {}, found: () => 'null' });
 
 /** Whether the front takes a table: registers it on a bare engine and asks the commit point. */
 function takes(

@@ -87,12 +87,28 @@ describe('Router', () => {
   it('rebuilds from a snapshot with values attached by id and gives the same answers', () => {
     const original = build();
     const restored = new Router<number>({ snapshot: original.snapshot() });
-    original.routes().forEach((info) => {
-      restored.attach(info.id, info.id);
-    });
+    const shapes = restored.attach(original.routes().map((info) => info.id));
     expect(restored.routes()).toEqual(original.routes());
+    expect(shapes).toEqual(
+      original.routes().map((info) => ({
+        id: info.id,
+        methods: info.methods,
+        names: info.params.map((p) => p.name),
+        hasOptional: info.params.some((p) => p.optional),
+        captures: info.captures,
+        shadowedBy: info.shadowedBy,
+      })),
+    );
     for (const [method, path] of requests)
       expect(restored.find(method, path)).toEqual(original.find(method, path));
+  });
+
+  it('refuses to attach another number of values than the snapshot has routes', () => {
+    const snapshot = build().snapshot();
+    const count = build().routes().length;
+    const values = Array.from({ length: count }, (_, id) => id);
+    expect(() => new Router<number>({ snapshot }).attach(values.slice(1))).toThrow(RangeError);
+    expect(() => new Router<number>({ snapshot }).attach([...values, count])).toThrow(RangeError);
   });
 
   it('refuses corrupt snapshot bytes with a RouteError', () => {

@@ -1,4 +1,11 @@
-import { type Engine, type EngineOptions, ESCAPED, ROUTE_ID, type RouteInfo } from './engine/engine.js';
+import {
+  type Engine,
+  type EngineOptions,
+  ESCAPED,
+  ROUTE_ID,
+  type RouteInfo,
+  type RouteShape,
+} from './engine/engine.js';
 import { commitFront, type GeneratedFind } from './engine/generated-front.js';
 import { createWasmEngine, createWasmEngineFromSnapshot } from './engine/wasm-engine.js';
 import {
@@ -15,7 +22,7 @@ export type { RouteMatch } from './match-builder.js';
 
 export interface RouterOptions extends EngineOptions {
   /** Start from a compiled table (`Router#snapshot()` bytes) instead of an empty one: registration then
-   * re-attaches values with {@link Router.attach} instead of compiling patterns. Pass the `order` and
+   * attaches values with {@link Router.attach} instead of compiling patterns. Pass the `order` and
    * `trailingSlash` the snapshot was taken with (the snapshot keeps its own; the router reads these). */
   snapshot?: Uint8Array;
   /** The engine to use; defaults to the WebAssembly engine. Tests pass the reference engine. */
@@ -91,14 +98,20 @@ export class Router<T> {
   }
 
   /**
-   * Attaches a value to route `id` of a router built from a snapshot, in place of {@link add}: nothing is
-   * parsed or compiled. The caller guarantees (by fingerprint) that the snapshot holds the same routes.
+   * Attaches `values[id]` to each route of a router built from a snapshot, in place of {@link add}:
+   * nothing is parsed or compiled, and the engine is asked once for all routes. The caller guarantees (by
+   * fingerprint) that the snapshot holds the same routes. Throws a `RangeError` when it holds another
+   * number of routes than there are values.
    */
-  attach(id: number, value: T): RouteInfo {
-    const info = this.#engine.route(id);
-    if (info === undefined) throw new RangeError(`the snapshot has no route ${id}`);
-    this.#remember(info, value);
-    return info;
+  attach(values: readonly T[]): RouteShape[] {
+    const snapshots = this.#engine.snapshots;
+    if (snapshots === null) throw new Error('this engine cannot load snapshots');
+    const shapes = snapshots.shapes();
+    if (shapes.length !== values.length)
+      throw new RangeError(`the snapshot holds ${shapes.length} routes, ${values.length} values were given`);
+    for (const shape of shapes)
+      this.#remember(shape.id, shape.names, shape.captures, shape.hasOptional, values[shape.id] as T);
+    return shapes;
   }
 
   /** Registers `pattern` for one method or several. Throws a `RouteError` on a malformed pattern or a
@@ -106,16 +119,21 @@ export class Router<T> {
   add(method: string | readonly string[], pattern: string, value: T): RouteInfo {
     const methods = (typeof method === 'string' ? [method] : method).map((m) => m.toUpperCase());
     const info = this.#engine.insert(methods, pattern);
-    this.#remember(info, value);
+    const { id, params, captures } = info;
+    const names = params.map((p) => p.name);
+    this.#remember(
+      id,
+      names,
+      captures,
+      params.some((p) => p.optional),
+      value,
+    );
     const by = info.shadowedBy === null ? undefined : this.#engine.route(info.shadowedBy);
     if (by !== undefined) this.#onShadowed(info, by);
     return info;
   }
 
-  #remember(info: RouteInfo, value: T): void {
-    const { id, params, captures } = info;
-    const names = params.map((p) => p.name);
-    const hasOptional = params.some((p) => p.optional);
+  #remember(id: number, names: readonly string[], captures: number, hasOptional: boolean, value: T): void {
     this.#entries[id] = {
       value,
       id,
@@ -150,7 +168,7 @@ export class Router<T> {
 
   #commit(): GeneratedFind<RouteMatch<T>> {
     this.#generated = this.#front
-      ? commitFront(this.#engine, this.#engineOptions, answerCode(this.#entries), this.#fallback)
+      ? commitFront(this.#engine, this.#engineOptions, () => answerCode(this.#entries), this.#fallback)
       : null;
     return this.#generated ?? this.#fallback;
   }

@@ -5,6 +5,7 @@
 //! cargo bench -p arbor-router --bench walk -- --callgrind    # + instructions per lookup
 //! cargo bench -p arbor-router --bench walk -- --register     # + registration of 10k routes
 //! cargo bench -p arbor-router --bench walk -- --case 3       # one case only
+//! cargo bench -p arbor-router --bench walk -- --load FILE    # loading a snapshot, ms
 //! ```
 //!
 //! Cases: the 12-route standard set (`delvedor-hono-rou3-small-set.json`, its 7 requests one by one
@@ -494,8 +495,30 @@ fn register_10k() {
     println!("register 10k routes (+ first lookup): {best:.1} ms (best of 5)");
 }
 
+/// Loads a snapshot (`Router::serialize` bytes, e.g. the route cache's, extracted) 5 times. Under
+/// callgrind, `--toggle-collect=*load_snapshot*` counts the loads alone.
+fn load_file(file: &str) {
+    let bytes = std::fs::read(file).unwrap();
+    let mut best = f64::MAX;
+    for _ in 0..5 {
+        let t = Instant::now();
+        black_box(load_snapshot(&bytes));
+        best = best.min(t.elapsed().as_secs_f64() * 1e3);
+    }
+    println!("load {} bytes: {best:.1} ms (best of 5)", bytes.len());
+}
+
+#[inline(never)]
+fn load_snapshot(bytes: &[u8]) -> Router {
+    Router::deserialize(black_box(bytes)).unwrap()
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "--load") {
+        load_file(&args[at + 1]);
+        return;
+    }
     let cases = cases();
     if let Some(at) = args.iter().position(|a| a == "--one" || a == "--baseline") {
         let index: usize = args[at + 1].parse().unwrap();

@@ -103,6 +103,44 @@ pub fn routes(routes: &[RouteInfo]) -> String {
     out
 }
 
+/// What attaching values to a loaded snapshot needs of every route, in one compact array:
+/// `[[methodIds], [paramNames], hasOptional, captures, shadowedBy]` per route (`-1`: not shadowed), the
+/// method ids indexing `methods` (`RouteShape` in `ts/src/engine/engine.ts`). The full `RouteInfo`s
+/// (patterns, pieces, constraints: ~500 bytes a route) stay in the engine until something asks.
+pub fn route_shapes(routes: &[RouteInfo], methods: &[String]) -> String {
+    let mut out = String::with_capacity(routes.len() * 32 + 2);
+    out.push('[');
+    for (i, r) in routes.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str("[[");
+        for (k, m) in r.methods.iter().enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            let id = methods.iter().position(|known| known == m);
+            let _ = write!(
+                out,
+                "{}",
+                id.and_then(|id| i64::try_from(id).ok()).unwrap_or(-1)
+            );
+        }
+        out.push_str("],[");
+        for (k, p) in r.params.iter().enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            push_str(&mut out, &p.name);
+        }
+        let optional = u8::from(r.params.iter().any(|p| p.optional));
+        let shadowed = r.shadowed_by.map_or(-1, i64::from);
+        let _ = write!(out, "],{optional},{},{shadowed}]", r.captures);
+    }
+    out.push(']');
+    out
+}
+
 fn push_route(out: &mut String, r: &RouteInfo) {
     let _ = write!(out, "{{\"id\":{},\"methods\":[", r.id);
     for (k, m) in r.methods.iter().enumerate() {
@@ -225,6 +263,27 @@ mod tests {
             format!("[{}]", route(&router.routes()[1])),
             routes(&router.routes()[1..])
         );
+    }
+
+    #[test]
+    fn route_shapes_name_methods_by_id_and_params_by_name() {
+        let mut router = Router::new(RouterOptions::default());
+        router.insert(&["GET", "HEAD"], "/posts/:id<int>").unwrap();
+        router.insert(&["POST"], "/a/:x/:y?").unwrap();
+        router.insert(&["GET"], r"/q/{^(\d+)-(?P<n>x)$}").unwrap();
+        router.insert(&["GET"], "/*").unwrap();
+        router.insert(&["POST"], "/a/:p/:q<int>").unwrap();
+        let methods = router.methods().to_vec();
+        assert_eq!(methods, ["GET", "HEAD", "POST"]);
+        // Route 4 is shadowed by route 1 (`/a/:x/:y?` takes every path `/a/:p/:q<int>` could).
+        assert_eq!(
+            route_shapes(router.routes(), &methods),
+            concat!(
+                r#"[[[0,1],["id"],0,0,-1],[[2],["x","y"],1,0,-1],[[0],["n"],0,2,-1],"#,
+                r#"[[0],["*"],0,0,-1],[[2],["p","q"],0,0,1]]"#
+            )
+        );
+        assert_eq!(route_shapes(&[], &methods), "[]");
     }
 
     #[test]

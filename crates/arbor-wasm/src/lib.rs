@@ -135,8 +135,13 @@ impl Engine {
         json::routes(self.router.routes())
     }
 
-    /// One route's `RouteInfo`, or `undefined` for an unknown id (cheap: reading the whole table per
-    /// route would make attaching n routes to a snapshot cost O(n²)).
+    /// What attaching values needs of every route, in one crossing (see [`json::route_shapes`]; the
+    /// method ids index [`Engine::methods`]).
+    pub fn route_shapes(&self) -> String {
+        json::route_shapes(self.router.routes(), self.router.methods())
+    }
+
+    /// One route's `RouteInfo`, or `undefined` for an unknown id.
     pub fn route_json(&self, id: u32) -> Option<String> {
         self.router.route(id).map(json::route)
     }

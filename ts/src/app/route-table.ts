@@ -188,14 +188,24 @@ export class RouteTable {
     const info = router.add(methods, route.pattern, context);
     if (info.id !== route.id)
       throw new Error(`internal: the engine gave id ${info.id}, expected ${route.id}`);
-    this.#accept(route, info);
+    this.#accept(
+      route,
+      info.methods,
+      info.params.map((p) => p.name),
+      info.shadowedBy,
+    );
   }
 
-  #accept(route: Route, info: RouteInfo): void {
-    route.attach(info);
+  #accept(
+    route: Route,
+    methods: readonly string[],
+    paramNames: readonly string[],
+    shadowedBy: number | null,
+  ): void {
+    route.attach(methods, paramNames);
     this.#infos = null;
-    for (const method of info.methods) this.methods.add(method);
-    if (info.shadowedBy !== null) this.#warnShadowed(route, info.shadowedBy);
+    for (const method of methods) this.methods.add(method);
+    if (shadowedBy !== null) this.#warnShadowed(route, shadowedBy);
   }
 
   #boot(): Router<RouteContext> {
@@ -212,9 +222,9 @@ export class RouteTable {
     const hit = cache?.load<RouteContext>(keys, this.#options.tableOptions, this.contexts) ?? null;
     if (hit !== null) {
       for (const context of this.contexts) {
-        const info = hit.infos[context.route.id];
-        if (info === undefined) throw new Error(`internal: no metadata for route ${context.route.id}`);
-        this.#accept(context.route, info);
+        const shape = hit.shapes[context.route.id];
+        if (shape === undefined) throw new Error(`internal: no metadata for route ${context.route.id}`);
+        this.#accept(context.route, shape.methods, shape.names, shape.shadowedBy);
       }
       this.#cachedAnnotations = hit.annotations;
       this.#router = hit.router;

@@ -69,9 +69,9 @@ export class Route {
   }
 
   /** @internal The engine's answer to the registration: methods and parameter names. */
-  attach(info: RouteInfo): void {
-    this.#methods = info.methods;
-    this.#paramNames = info.params.map((p) => p.name);
+  attach(methods: readonly string[], paramNames: readonly string[]): void {
+    this.#methods = methods;
+    this.#paramNames = paramNames;
   }
 
   get methods(): readonly string[] {

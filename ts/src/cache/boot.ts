@@ -11,7 +11,7 @@
  * routes it was given. Stale routes are never served.
  */
 import { readFileSync } from 'node:fs';
-import type { RouteInfo } from '../engine/engine.js';
+import type { RouteShape } from '../engine/engine.js';
 import type { AnnotationSet } from '../openapi/types.js';
 import { Router } from '../router.js';
 import { ExpectedRoutes } from './expected.js';
@@ -34,10 +34,11 @@ export type RouteCacheWarningCode =
 
 export interface CacheHit<T> {
   /** A router rebuilt from the snapshot, with the values {@link RouteCacheBoot.load} was given attached
-   * (without values: attach them with `router.attach(id, value)`). */
+   * (without values: attach them with `router.attach(values)`). */
   router: Router<T>;
-  /** The engine's metadata of each route, by id, as attaching its value returned it (empty without values). */
-  infos: RouteInfo[];
+  /** What serving each route needs (methods, parameter names), by id, as attaching the values returned it
+   * (empty without values). */
+  shapes: RouteShape[];
   /** The annotations read when the cache was written (`null` if none were stored). Decoded on first call. */
   annotations(): AnnotationSet | null;
   file: string;
@@ -167,8 +168,8 @@ export class RouteCacheBoot {
       warnOnce(code, this.file, `holds an unusable snapshot (${(error as Error).message})`);
       return null;
     }
-    const infos = values === undefined ? sameCount(router, routes.length) : attachAll(router, values);
-    if (infos === null) {
+    const shapes = values === undefined ? sameCount(router, routes.length) : attachAll(router, values);
+    if (shapes === null) {
       warnOnce('ARBOR_ROUTE_CACHE_CORRUPT', this.file, 'holds a snapshot that does not match its own header');
       return null;
     }
@@ -178,7 +179,7 @@ export class RouteCacheBoot {
     let annotations: { value: AnnotationSet | null } | undefined;
     return {
       router,
-      infos,
+      shapes,
       annotations: () => {
         annotations ??= { value: this.#annotations(print) };
         return annotations.value;
@@ -213,31 +214,18 @@ export class RouteCacheBoot {
   }
 }
 
-/**
- * Attaches `values[id]` to each route; `null` when the snapshot holds fewer or more routes than there are
- * values. Asking the engine route by route keeps its whole route list unread (10,000 parsed `RouteInfo`s
- * are megabytes of heap a start would otherwise carry into its first request).
- */
-function attachAll<T>(router: Router<T>, values: readonly T[]): RouteInfo[] | null {
-  const infos: RouteInfo[] = [];
+/** Attaches `values[id]` to each route; `null` when the snapshot holds another number of routes. */
+function attachAll<T>(router: Router<T>, values: readonly T[]): RouteShape[] | null {
   try {
-    for (let id = 0; id < values.length; id++) infos.push(router.attach(id, values[id] as T));
+    return router.attach(values);
   } catch (error) {
-    if (error instanceof RangeError) return null; // fewer routes than the header says
-    throw error;
-  }
-  try {
-    // One more route than the header says: the router is thrown away, so attaching to it is harmless.
-    router.attach(values.length, undefined as T);
-    return null;
-  } catch (error) {
-    if (error instanceof RangeError) return infos;
+    if (error instanceof RangeError) return null;
     throw error;
   }
 }
 
 /** Without values to attach: the snapshot holds exactly `count` routes (reads its route list). */
-function sameCount<T>(router: Router<T>, count: number): RouteInfo[] | null {
+function sameCount<T>(router: Router<T>, count: number): RouteShape[] | null {
   return router.routes().length === count ? [] : null;
 }
 

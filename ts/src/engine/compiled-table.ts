@@ -231,13 +231,14 @@ function methodCode(
 }
 
 /**
- * Generates the find for `routes`, or `null` when the table is not one this module takes. `answers`
- * builds the answers; the generated code calls `fallback` for what it leaves to the engine.
+ * Generates the find for `routes`, or `null` when the table is not one this module takes. `answerCode`
+ * builds the answers, asked only once the table is taken (its scope names every route's values); the
+ * generated code calls `fallback` for what it leaves to the engine.
  */
 export function compileTable<A>(
   routes: readonly RouteInfo[],
   trailingSlash: boolean,
-  answers: AnswerCode,
+  answerCode: () => AnswerCode,
   fallback: GeneratedFind<A>,
 ): GeneratedFind<A> | null {
   const byMethod = new Map<string, { statics: Map<string, number>; dynamic: Dynamic[] }>();
@@ -262,6 +263,7 @@ export function compileTable<A>(
       }
     }
   }
+  const answers = answerCode();
   // Exact static paths first, whatever the method: the commonest requests return without a call.
   const staticPaths = new Map<string, string[]>();
   for (const [method, { statics }] of byMethod) {

@@ -113,7 +113,7 @@ export interface Engine {
   readonly matchedPath: string;
   allowedMethods(path: string): string[];
   routes(): RouteInfo[];
-  /** One route's metadata (cheap: attaching a snapshot's routes asks for each). */
+  /** One route's metadata. */
   route(id: number): RouteInfo | undefined;
   /** The snapshot capability (the route cache), or `null` for an engine that has none. */
   readonly snapshots: Snapshots | null;
@@ -122,4 +122,22 @@ export interface Engine {
 /** An engine's table as bytes, versioned and checksummed; `createWasmEngineFromSnapshot` loads them. */
 export interface Snapshots {
   serialize(): Uint8Array;
+  /**
+   * What attaching values to a loaded snapshot's routes needs of each, for every route in one call: a
+   * start from the route cache asks for nothing more, and the full {@link RouteInfo}s stay unread.
+   */
+  shapes(): RouteShape[];
+}
+
+/** The part of a route's {@link RouteInfo} that serving it needs. */
+export interface RouteShape {
+  id: number;
+  /** Shared between routes with the same methods: never mutated. */
+  methods: readonly string[];
+  /** The names of `params`, in span order. */
+  names: readonly string[];
+  /** Whether some parameter is optional (its value may be absent). */
+  hasOptional: boolean;
+  captures: number;
+  shadowedBy: number | null;
 }

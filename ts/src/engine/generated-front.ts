@@ -44,12 +44,13 @@ export interface FrontOptions {
  * The commit point between registration and serving. A router calls it on its first lookup after the
  * table changed and uses its answer until the next change: a generated find when the front takes the
  * table, else `null` (lookups go to the engine, with no extra call layer). `answers` builds the router's
- * answers in the generated code; `fallback` answers what the generated code leaves to the engine.
+ * answers in the generated code, asked only for a table the front takes; `fallback` answers what the
+ * generated code leaves to the engine.
  */
 export function commitFront<A>(
   engine: Engine,
   options: FrontOptions,
-  answers: AnswerCode,
+  answers: () => AnswerCode,
   fallback: GeneratedFind<A>,
 ): GeneratedFind<A> | null {
   if ((options.order ?? 'definition') !== 'definition') return null;

@@ -18,6 +18,7 @@ import {
   NOT_FOUND,
   type PatternPiece,
   type RouteInfo,
+  type RouteShape,
   type Snapshots,
 } from './engine.js';
 import { encodeNonAscii } from './percent-encoding.js';
@@ -37,6 +38,7 @@ interface WasmEngine {
   lookup_str(method: string, path: string): number;
   allowed_methods(path: string): string;
   routes_json(): string;
+  route_shapes(): string;
   route_json(id: number): string | undefined;
   serialize(): Uint8Array;
 }
@@ -183,6 +185,30 @@ class WasmRouteEngine implements Engine, Snapshots {
     return bytes;
   }
 
+  shapes(): RouteShape[] {
+    const methods = this.#wasm.methods().split(',');
+    const raw = JSON.parse(this.#wasm.route_shapes()) as RawShape[];
+    this.#refreshViews();
+    // Most routes share one of a few method sets: one frozen array each.
+    const sets = new Map<string, readonly string[]>();
+    return raw.map(([ids, names, hasOptional, captures, shadowedBy], id) => {
+      const key = ids.join(',');
+      let set = sets.get(key);
+      if (set === undefined) {
+        set = Object.freeze(ids.map((i) => methods[i] ?? ''));
+        sets.set(key, set);
+      }
+      return {
+        id,
+        methods: set,
+        names,
+        hasOptional: hasOptional === 1,
+        captures,
+        shadowedBy: shadowedBy < 0 ? null : shadowedBy,
+      };
+    });
+  }
+
   #learnMethod(method: string): void {
     const id = this.#wasm.method_id(method);
     if (id >= 0) this.#methodIds.set(method, id);
@@ -198,6 +224,9 @@ class WasmRouteEngine implements Engine, Snapshots {
     this.#spans = new Uint32Array(memory.buffer, this.#wasm.spans_ptr(), SPANS_CAPACITY);
   }
 }
+
+/** A route as `route_shapes` writes it: `[methodIds, names, hasOptional (0/1), captures, shadowedBy (-1: none)]`. */
+type RawShape = [number[], string[], number, number, number];
 
 /** The JSON object the engine throws when a call fails. */
 interface EngineError {
