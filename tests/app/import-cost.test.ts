@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ENTRY = resolve(import.meta.dirname, '../../ts/src/index.ts');
+const VALIDATION = resolve(import.meta.dirname, '../../ts/src/app/validation.ts');
 
 /** The built-in modules a fresh process has loaded after importing `specifier` (through tsx). */
 function loadedAfterImport(specifier: string): string[] {
@@ -19,7 +20,51 @@ function loadedAfterImport(specifier: string): string[] {
   return JSON.parse(out.trim().split('\n').at(-1) ?? '[]') as string[];
 }
 
+/** Runs `script` (a module, through tsx) and returns the ajv files node had loaded at each `mark()`. */
+function ajvFilesAt(script: string): string[][] {
+  const prelude = `import { createRequire } from 'node:module';
+const loaded = () => Object.keys(createRequire(process.cwd() + '/').cache).filter((f) => f.includes('/ajv/'));
+const marks = []; const mark = () => marks.push(loaded());`;
+  const out = execFileSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      `${prelude}\n${script}\nconsole.log(JSON.stringify(marks));`,
+    ],
+    { encoding: 'utf8' },
+  );
+  return JSON.parse(out.trim().split('\n').at(-1) ?? '[]') as string[][];
+}
+
 describe('the cost of importing Arbor', () => {
+  it('ajv is loaded when the first route checks are compiled, not when Arbor is imported', () => {
+    const doc = {
+      params: [{ name: 'id', in: 'path', type: 'integer', required: true, description: '', line: 1 }],
+      produces: [],
+      responses: [],
+      security: [],
+      tags: [],
+      deprecated: false,
+      responseExamples: {},
+      file: 'app.ts',
+      line: 1,
+    };
+    const [afterImport, afterCompile] = ajvFilesAt(`
+await import(${JSON.stringify(ENTRY)});
+const { ContractCompiler } = await import(${JSON.stringify(VALIDATION)});
+mark();
+const compiler = new ContractCompiler({}, console);
+const param = { name: 'id', kind: 'param', shortcut: null, regex: null, optional: false };
+const checks = compiler.compile('GET /tasks/:id', ${JSON.stringify(doc)}, [param], {});
+if (checks?.checkRequest == null) throw new Error('no request check compiled');
+mark();`);
+    expect(afterImport).toEqual([]);
+    expect(afterCompile?.some((file) => file.endsWith('/ajv/dist/ajv.js'))).toBe(true);
+  });
+
   it('the check sees undici when node:http is imported as a module', () => {
     expect(loadedAfterImport('node:http').some((m) => m.includes('undici'))).toBe(true);
   });

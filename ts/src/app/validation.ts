@@ -11,7 +11,8 @@
  * const app = new Application({ validate: true });            // every annotated route
  * app.post('/tasks', store).validate({ responses: 'throw' }); // or one route, responses too
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
 import type { ParamInfo } from '../engine/engine.js';
 import {
   type CheckedLocation,
@@ -104,16 +105,38 @@ export interface RouteValidation {
   checkResponse: ((res: Response) => Response) | null;
 }
 
-/** The compiler shared by an application's routes: one ajv per kind of input. */
+/**
+ * ajv, loaded when the first route's checks are compiled: loading it takes ~40 ms, which an application
+ * that validates nothing (or a start that has not reached its first validated request) need not pay.
+ */
+const requireModule = createRequire(import.meta.url);
+let ajvModule: typeof import('ajv') | undefined;
+function newAjv(options: Options): Ajv {
+  ajvModule ??= requireModule('ajv') as typeof import('ajv');
+  return new ajvModule.Ajv(options);
+}
+
+/** The compiler shared by an application's routes: one ajv per kind of input, created on first use. */
 export class ContractCompiler {
-  readonly #params = new Ajv({ allErrors: true, coerceTypes: 'array', strict: false });
-  readonly #json = new Ajv({ allErrors: true, strict: false });
+  #paramsAjv: Ajv | null = null;
+  #jsonAjv: Ajv | null = null;
   readonly #definitions: Record<string, JsonSchema>;
   readonly #logger: Logger;
 
   constructor(definitions: Record<string, JsonSchema>, logger: Logger) {
     this.#definitions = definitions;
     this.#logger = logger;
+  }
+
+  /** Parameters arrive as strings: coerced to their declared types (`'42'` is an integer). */
+  #params(): Ajv {
+    this.#paramsAjv ??= newAjv({ allErrors: true, coerceTypes: 'array', strict: false });
+    return this.#paramsAjv;
+  }
+
+  #json(): Ajv {
+    this.#jsonAjv ??= newAjv({ allErrors: true, strict: false });
+    return this.#jsonAjv;
   }
 
   /** Compiles one route's checks (`label` is `'GET /tasks/:id'`, for reports). */
@@ -136,9 +159,9 @@ export class ContractCompiler {
     onInvalid: ValidateOptions['onInvalid'],
   ): ((req: Request) => Response | null) | null {
     const params = contract.params;
-    const validateParams = params.length === 0 ? null : this.#params.compile(paramsSchema(params));
+    const validateParams = params.length === 0 ? null : this.#params().compile(paramsSchema(params));
     const validateBody =
-      contract.body === null ? null : this.#json.compile(this.#withDefinitions(contract.body));
+      contract.body === null ? null : this.#json().compile(this.#withDefinitions(contract.body));
     if (validateParams === null && validateBody === null) return null;
     return (req) => {
       let details: ValidationDetail[] | null = null;
@@ -165,7 +188,7 @@ export class ContractCompiler {
     if (documented.length === 0) return null;
     const validators = new Map<string, ValidateFunction | null>();
     for (const [status, schema] of Object.entries(contract.responses))
-      validators.set(status, schema === null ? null : this.#json.compile(this.#withDefinitions(schema)));
+      validators.set(status, schema === null ? null : this.#json().compile(this.#withDefinitions(schema)));
     const successes = documented.some((s) => s.startsWith('2'));
     return (res) => {
       const status = res.getStatus();
