@@ -21,17 +21,29 @@ const MAGIC: &[u8; 8] = b"ARBORRT\0";
 mod flat;
 
 /// Format version written and read by this build (2: routes carry their pattern pieces; 3: the
-/// flattened tree follows the routes).
-pub(crate) const VERSION: u16 = 3;
+/// flattened tree follows the routes; 4: the checksum reads eight bytes a step).
+pub(crate) const VERSION: u16 = 4;
 const HEADER: usize = 8 + 2 + 2 + 4 + 8;
 
-fn fnv1a(bytes: &[u8]) -> u64 {
+/// FNV-1a over little-endian 64-bit words (the last, short one zero-padded), then the length. A byte at
+/// a time, the multiply chain took a third of loading a 5 MB snapshot (10,000 routes); a word at a time
+/// is eight times fewer steps, and any changed byte still changes the sum. It catches corruption, not
+/// forgery: what a forged payload could do is checked structurally (`validate`).
+fn checksum(bytes: &[u8]) -> u64 {
+    const PRIME: u64 = 0x0100_0000_01b3;
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
+    let words = bytes.chunks_exact(8);
+    let rest = words.remainder();
+    for word in words {
+        let w = <[u8; 8]>::try_from(word).unwrap_or([0; 8]);
+        h = (h ^ u64::from_le_bytes(w)).wrapping_mul(PRIME);
     }
-    h
+    if !rest.is_empty() {
+        let mut w = [0u8; 8];
+        w.iter_mut().zip(rest).for_each(|(slot, &b)| *slot = b);
+        h = (h ^ u64::from_le_bytes(w)).wrapping_mul(PRIME);
+    }
+    (h ^ bytes.len() as u64).wrapping_mul(PRIME)
 }
 
 #[derive(Default)]
@@ -539,7 +551,7 @@ impl Router {
                 .unwrap_or(u32::MAX)
                 .to_le_bytes(),
         );
-        out.extend_from_slice(&fnv1a(&payload).to_le_bytes());
+        out.extend_from_slice(&checksum(&payload).to_le_bytes());
         out.extend_from_slice(&payload);
         out
     }
@@ -572,7 +584,7 @@ impl Router {
         if payload.len() > len {
             return Err(corrupt("bytes after the declared length"));
         }
-        if fnv1a(payload) != sum {
+        if checksum(payload) != sum {
             return Err(SnapshotError::Checksum);
         }
         read_payload(&mut Reader {
