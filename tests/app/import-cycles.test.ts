@@ -4,8 +4,10 @@
  * ts/src/app — they depend on the dispatch interface (http/dispatch.ts) and the application wires them.
  *
  * The imports are read with a small parser (static `import … from`, `export … from`, bare `import '…'`
- * and `import('…')`, comments stripped). `import type` is erased from the emitted JavaScript, so it is
- * not counted: the graph is the one node evaluates. Inline `{ type X }` imports count (the statement stays).
+ * and `import('…')`, comments stripped). Two graphs: the one node evaluates, where `import type` and
+ * `export type … from` are no edges (they are erased from the emitted JavaScript; inline `{ type X }`
+ * imports count, the statement stays), and the one a reader follows, where they are: a cycle through
+ * types only does not change evaluation order, but it still hides which module depends on which.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -21,14 +23,14 @@ function sources(dir: string): string[] {
   });
 }
 
-/** Relative specifiers a file imports at run time, in source order. */
-function runtimeImports(text: string): string[] {
+/** Relative specifiers a file imports (at run time only, or with its type-only imports), in source order. */
+function imports(text: string, withTypes: boolean): string[] {
   const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
   const found: string[] = [];
   const statement = /(?:^|[;\n])\s*(import|export)\s+(type\s+)?([^'";]*?\bfrom\s*)?['"]([^'"]+)['"]/g;
   for (const match of code.matchAll(statement)) {
     const [, keyword, typeOnly, clause, specifier] = match;
-    if (typeOnly !== undefined || specifier === undefined) continue;
+    if ((typeOnly !== undefined && !withTypes) || specifier === undefined) continue;
     if (keyword === 'export' && clause === undefined) continue; // not an export … from
     found.push(specifier);
   }
@@ -36,13 +38,16 @@ function runtimeImports(text: string): string[] {
   return found.filter((specifier) => specifier.startsWith('.'));
 }
 
-function graph(): Map<string, string[]> {
+const runtimeImports = (text: string) => imports(text, false);
+const allImports = (text: string) => imports(text, true);
+
+function graph(read: (text: string) => string[] = runtimeImports): Map<string, string[]> {
   const files = sources(ROOT);
   const known = new Set(files);
   return new Map(
     files.map((file) => [
       file,
-      runtimeImports(readFileSync(file, 'utf8'))
+      read(readFileSync(file, 'utf8'))
         .map((specifier) => resolve(dirname(file), specifier.replace(/\.js$/, '.ts')))
         .filter((target) => known.has(target)),
     ]),
@@ -71,21 +76,26 @@ function cycles(edges: Map<string, string[]>): string[][] {
 const show = (files: string[]) => files.map((file) => relative(ROOT, file)).join(' → ');
 
 describe('the import graph of ts/src', () => {
+  const text = [
+    "import { a } from './a.js';",
+    "import type { B } from './b.js';",
+    "import {\n  type C,\n  d,\n} from './c.js';",
+    "export { e } from './e.js';",
+    "export type { F } from './f.js';",
+    "import './g.js';",
+    "// import { h } from './h.js';",
+    "/* import { i } from './i.js'; */",
+    "const j = await import('./j.js');",
+    "import { k } from 'node:fs';",
+    "export const l = 'from ./l.js';",
+  ].join('\n');
+
   it('the parser sees what node evaluates (a type-only import is not an edge)', () => {
-    const text = [
-      "import { a } from './a.js';",
-      "import type { B } from './b.js';",
-      "import {\n  type C,\n  d,\n} from './c.js';",
-      "export { e } from './e.js';",
-      "export type { F } from './f.js';",
-      "import './g.js';",
-      "// import { h } from './h.js';",
-      "/* import { i } from './i.js'; */",
-      "const j = await import('./j.js');",
-      "import { k } from 'node:fs';",
-      "export const l = 'from ./l.js';",
-    ].join('\n');
     expect(runtimeImports(text)).toEqual(['./a.js', './c.js', './e.js', './g.js', './j.js']);
+  });
+
+  it('with types, the parser counts `import type` and `export type … from` too', () => {
+    expect(allImports(text)).toEqual(['./a.js', './b.js', './c.js', './e.js', './f.js', './g.js', './j.js']);
   });
 
   it('the walk finds a cycle (so the next test can fail)', () => {
@@ -101,6 +111,13 @@ describe('the import graph of ts/src', () => {
   it('has no cycle', () => {
     const edges = graph();
     expect(edges.size).toBeGreaterThan(50);
+    expect(cycles(edges).map(show)).toEqual([]);
+  });
+
+  it('has no cycle through type-only imports either', () => {
+    const edges = graph(allImports);
+    const count = (graph: Map<string, string[]>) => [...graph.values()].reduce((n, t) => n + t.length, 0);
+    expect(count(edges)).toBeGreaterThan(count(graph()) + 100); // the type-only edges are read
     expect(cycles(edges).map(show)).toEqual([]);
   });
 

@@ -9,7 +9,6 @@ export type { CallSite } from './call-site.js';
 export type { ApplicationConfig, OpenApiConfig } from './config.js';
 export { type CorsOptions, cors } from './cors.js';
 export { type ErrorBody, errorBody, HeaderError, HttpError } from './errors.js';
-export { type AnyGroup, Group } from './group.js';
 export type {
   ArrayCallable,
   ControllerClass,
@@ -42,11 +41,11 @@ export type {
   PathParams,
 } from './params.js';
 export { clientAddress, type TrustProxy } from './proxy.js';
-export { Registrar, VERBS } from './registrar.js';
+export { type AnyGroup, Group, Registrar, type Route, VERBS } from './registrar.js';
 export { BodyNotReadError, type HeaderSource, headersFromMap, Request, Uri } from './request.js';
 export type { ResourceAction, ResourceOptions } from './resource.js';
 export { type HeaderValue, Response } from './response.js';
-export type { RegisteredRoute, Route } from './route.js';
+export type { RegisteredRoute } from './route.js';
 export type { RouteContext } from './route-context.js';
 export {
   MemoryRateLimitStore,

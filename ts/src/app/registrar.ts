@@ -1,13 +1,20 @@
 /**
- * The registration methods shared by `Application` and `Group`: the verbs, `match`, `any`, `group` and
- * `resource`. Each subclass decides what "register" means (the application registers directly; a group
- * prefixes the path and remembers itself for middleware).
+ * The registration API: {@link Registrar} (the verbs, `match`, `any`, `group` and `resource` that
+ * `Application` and `Group` share), {@link Group}, and the {@link Route} the verbs return.
+ *
+ * They live in one module because their public types refer to each other: a registrar's verbs return
+ * routes and its `group()` a group, a group is a registrar, and a route exposes its group. Split into
+ * modules, those would import one another. Each subclass decides what "register" means (the application
+ * registers directly; a group prefixes the path and remembers itself for middleware).
  */
-import type { Group } from './group.js';
-import type { ControllerClass, PatternHandler, RouteHandler } from './handler.js';
+import type { RouteInfo } from '../engine/engine.js';
+import type { CallSite, CallSiteSource } from './call-site.js';
+import type { ControllerClass, PatternHandler, ResolvedHandler, RouteHandler } from './handler.js';
+import { type MiddlewareRef, referenceLabel, toReferences } from './middleware.js';
 import type { Bindings, JoinPath, NoBindings } from './params.js';
-import { type ResourceOptions, registerResource } from './resource.js';
-import type { Route } from './route.js';
+import { type ResourceOptions, resourceRoutes } from './resource.js';
+import type { RegisteredRoute } from './route.js';
+import type { ValidateConfig } from './validation.js';
 
 /** The verbs `any()` registers, in the order `Allow` headers list them. */
 export const VERBS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -94,7 +101,219 @@ export abstract class Registrar<Prefix extends string = '', B extends Bindings =
    * controller has.
    */
   resource(uri: string, controller: ControllerClass, options?: ResourceOptions): Route[] {
-    return registerResource(this, uri, controller, options);
+    return resourceRoutes(uri, controller, options).map(({ methods, path, action, name }) =>
+      this.addRoute(methods, path, [controller, action]).name(name),
+    );
+  }
+}
+
+/** What a group needs from its application. */
+export interface RouteSink {
+  register(methods: readonly string[], pattern: string, handler: RouteHandler, group: AnyGroup | null): Route;
+  invalidate(): void;
+  validationChanged(): void;
+}
+
+/**
+ * A route group: a prefix and middleware shared by the routes registered in its callback. Middleware added
+ * after the callback ran (`app.group(…).middleware('auth')`) still applies to those routes: chains are
+ * built at the first request, not at registration.
+ *
+ * @example
+ * app.group('/api', (api) => {
+ *   api.group('/v1', (v1) => v1.get('/status', (req, res) => res.json({ ok: true }))); // GET /api/v1/status
+ *   api.middleware('throttle:60,1');
+ * }).middleware(['auth']);
+ */
+export class Group<Prefix extends string = string, B extends Bindings = NoBindings> extends Registrar<
+  Prefix,
+  B
+> {
+  /** The full prefix (parents' prefixes included). */
+  readonly prefix: string;
+  readonly parent: AnyGroup | null;
+  readonly #sink: RouteSink;
+  readonly #middleware: MiddlewareRef[] = [];
+  #validate: ValidateConfig | undefined;
+
+  /** @internal Created by `group()`. */
+  constructor(sink: RouteSink, prefix: string, parent: AnyGroup | null) {
+    super();
+    this.#sink = sink;
+    this.prefix = prefix;
+    this.parent = parent;
+  }
+
+  /** Adds middleware to every route of the group (and of its nested groups). Chainable. */
+  middleware(refs: MiddlewareRef | readonly MiddlewareRef[]): this {
+    this.#middleware.push(...toReferences(refs));
+    this.#sink.invalidate();
+    return this;
+  }
+
+  /**
+   * Validation for every route of the group (and of its nested groups), over the application's `validate`;
+   * a route's own `.validate(…)` and an inner group's win. Chainable.
+   *
+   * @example app.group('/api', (api) => { … }).validate({ responses: true });
+   */
+  validate(config: ValidateConfig = true): this {
+    this.#validate = config;
+    this.#sink.validationChanged();
+    return this;
+  }
+
+  /** The validation setting of this group or, failing that, of the nearest outer group that has one. */
+  get validation(): ValidateConfig | undefined {
+    return this.#validate ?? this.parent?.validation;
+  }
+
+  /** Outer groups' middleware first, then this group's. */
+  middlewareChain(): MiddlewareRef[] {
+    const outer = this.parent?.middlewareChain();
+    return outer === undefined || outer.length === 0
+      ? this.#middleware.slice()
+      : [...outer, ...this.#middleware];
+  }
+
+  protected addRoute(methods: readonly string[], uri: string, handler: RouteHandler): Route {
+    return this.#sink.register(methods, joinPath(this.prefix, uri), handler, this);
+  }
+
+  protected childGroup(prefix: string): Group<string, B> {
+    return new Group<string, B>(this.#sink, joinPath(this.prefix, prefix), this as unknown as AnyGroup);
+  }
+}
+
+/** A group whatever its prefix and bindings (what the application keeps). */
+// biome-ignore lint/suspicious/noExplicitAny: the type parameters only type handlers at registration.
+export type AnyGroup = Group<string, any>;
+
+/** What a route needs from its application: naming goes through the engine and the name index. */
+export interface RouteOwner {
+  nameRoute(route: Route, name: string): void;
+  /** Called when middleware changes, so cached chains are rebuilt. */
+  invalidate(): void;
+  /** Called when a route or group sets `validate`: there are contract checks to compile. */
+  validationChanged(): void;
+}
+
+/**
+ * A registered route, as `app.get(…)` returns it: `.name('tasks.show')` and `.middleware('auth')` chain
+ * on it; {@link Route.describe} gives the read-only row the OpenAPI exporter and the CLI consume.
+ */
+export class Route {
+  readonly id: number;
+  readonly pattern: string;
+  readonly group: AnyGroup | null;
+  readonly handler: ResolvedHandler;
+  readonly #callSite: CallSiteSource | null;
+  readonly #owner: RouteOwner;
+  readonly #middleware: MiddlewareRef[] = [];
+  #name: string | null = null;
+  #methods: readonly string[] = [];
+  #paramNames: readonly string[] = [];
+  #validate: ValidateConfig | undefined;
+
+  /** @internal Routes are created by `Application`/`Group` registration methods. */
+  constructor(
+    owner: RouteOwner,
+    fields: Pick<Route, 'id' | 'pattern' | 'group' | 'handler'> & { callSite: CallSiteSource | null },
+  ) {
+    this.#owner = owner;
+    this.id = fields.id;
+    this.pattern = fields.pattern;
+    this.group = fields.group;
+    this.handler = fields.handler;
+    this.#callSite = fields.callSite;
+  }
+
+  /** Where the user called `app.get(…)` (or `resource`, `match`, …), resolved on first read. */
+  get callSite(): CallSite | null {
+    return this.#callSite?.value ?? null;
+  }
+
+  /** @internal The engine's answer to the registration: methods and parameter names. */
+  attach(methods: readonly string[], paramNames: readonly string[]): void {
+    this.#methods = methods;
+    this.#paramNames = paramNames;
+  }
+
+  get methods(): readonly string[] {
+    return this.#methods;
+  }
+
+  /** Parameter names in pattern order (bindings are resolved in this order). */
+  get paramNames(): readonly string[] {
+    return this.#paramNames;
+  }
+
+  /**
+   * Names the route for URL generation (`app.route('tasks.show', { id })`). Names are unique per
+   * application: a second route with the same name throws `DUPLICATE_NAME`.
+   */
+  name(name: string): this {
+    this.#owner.nameRoute(this, name);
+    this.#name = name;
+    return this;
+  }
+
+  getName(): string | null {
+    return this.#name;
+  }
+
+  /**
+   * Checks this route's requests (and with `{ responses: true }` its responses) against its annotations,
+   * whatever the application's `validate` says; `.validate(false)` turns it off for this route. Chainable.
+   *
+   * @example app.post('/tasks', store).validate();
+   */
+  validate(config: ValidateConfig = true): this {
+    this.#validate = config;
+    this.#owner.validationChanged();
+    return this;
+  }
+
+  /** The route's own `validate` setting, if it has one. */
+  get validation(): ValidateConfig | undefined {
+    return this.#validate;
+  }
+
+  /** Adds route middleware (names, `'throttle:60,1'`, or functions); it runs after group middleware. */
+  middleware(refs: MiddlewareRef | readonly MiddlewareRef[]): this {
+    this.#middleware.push(...toReferences(refs));
+    this.#owner.invalidate();
+    return this;
+  }
+
+  /** Group middleware (outermost first), then the route's own. */
+  middlewareChain(): MiddlewareRef[] {
+    // Most routes have no group middleware: a copy of their own is the chain (checked for every route
+    // before serving, so no spreading of empty arrays).
+    const outer = this.group?.middlewareChain();
+    return outer === undefined || outer.length === 0
+      ? this.#middleware.slice()
+      : [...outer, ...this.#middleware];
+  }
+
+  /** `'Class.method'`, or the registration's `file:line`. */
+  handlerLocation(): string | null {
+    if (this.handler.location !== null) return this.handler.location;
+    return this.callSite === null ? null : `${this.callSite.file}:${this.callSite.line}`;
+  }
+
+  describe(info: RouteInfo, validated = false): RegisteredRoute {
+    return {
+      id: this.id,
+      methods: [...info.methods],
+      pattern: this.pattern,
+      info,
+      name: this.#name,
+      middleware: this.middlewareChain().map(referenceLabel),
+      handlerLocation: this.handlerLocation(),
+      callSite: this.callSite,
+      ...(validated ? { validated: true } : {}),
+    };
   }
 }
 

@@ -15,8 +15,6 @@
  * `/posts/create` beats `/posts/:id` because a static route always beats a dynamic one (SPEC §3).
  */
 import type { ControllerClass } from './handler.js';
-import type { Registrar } from './registrar.js';
-import type { Route } from './route.js';
 
 export type ResourceAction = 'index' | 'create' | 'store' | 'show' | 'edit' | 'update' | 'destroy';
 
@@ -30,6 +28,15 @@ export interface ResourceOptions {
   name?: string;
 }
 
+/** One resource route to register: `Registrar.resource` registers it, so this module needs no registrar. */
+export interface ResourceRoute {
+  methods: readonly string[];
+  path: string;
+  action: ResourceAction;
+  /** The route name, `posts.show`. */
+  name: string;
+}
+
 const ACTIONS: readonly { action: ResourceAction; methods: string[]; suffix: string }[] = [
   { action: 'index', methods: ['GET'], suffix: '' },
   { action: 'create', methods: ['GET'], suffix: '/create' },
@@ -40,13 +47,12 @@ const ACTIONS: readonly { action: ResourceAction; methods: string[]; suffix: str
   { action: 'destroy', methods: ['DELETE'], suffix: '/{param}' },
 ];
 
-export function registerResource(
-  // biome-ignore lint/suspicious/noExplicitAny: resource routes take array callables, typed by no pattern.
-  registrar: Registrar<any, any>,
+/** The routes `resource(uri, controller, options)` registers, in registration order. */
+export function resourceRoutes(
   uri: string,
   controller: ControllerClass,
   options: ResourceOptions = {},
-): Route[] {
+): ResourceRoute[] {
   if (typeof controller !== 'function')
     throw new TypeError(`resource(${uri}): the controller must be a class`);
   const base = uri.replace(/\/+$/, '');
@@ -57,15 +63,13 @@ export function registerResource(
       .split('/')
       .filter((s) => s !== '' && !s.startsWith(':') && !s.startsWith('{'))
       .join('.');
-  const routes: Route[] = [];
+  const routes: ResourceRoute[] = [];
   for (const { action, methods, suffix } of ACTIONS) {
     if (options.only !== undefined && !options.only.includes(action)) continue;
     if (options.except?.includes(action)) continue;
     if (!hasMethod(controller, action)) continue;
     const path = base + suffix.replace('{param}', `:${parameter}`);
-    routes.push(
-      registrar.match(methods, path === '' ? '/' : path, [controller, action]).name(`${prefix}.${action}`),
-    );
+    routes.push({ methods, path: path === '' ? '/' : path, action, name: `${prefix}.${action}` });
   }
   return routes;
 }

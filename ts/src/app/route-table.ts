@@ -17,7 +17,6 @@ import type { AnnotationSet } from '../openapi/types.js';
 import { Router, type RouterOptions } from '../router.js';
 import { MiddlewareAliases } from './aliases.js';
 import { type CallSiteSource, KnownCallSite, LazyCallSite } from './call-site.js';
-import type { AnyGroup, RouteSink } from './group.js';
 import {
   type ControllerInstances,
   type ResolvedHandler,
@@ -26,8 +25,8 @@ import {
 } from './handler.js';
 import type { Logger } from './logger.js';
 import type { MiddlewareRef } from './middleware.js';
-import { VERBS } from './registrar.js';
-import { type RegisteredRoute, Route, type RouteOwner } from './route.js';
+import { type AnyGroup, Route, type RouteOwner, type RouteSink, VERBS } from './registrar.js';
+import type { RegisteredRoute } from './route.js';
 import { type BindingResolver, RouteContext } from './route-context.js';
 
 /** What changed, for whoever caches something built from the table. */

@@ -5,14 +5,30 @@
  * inside arrays) so the route cache can store it and the exporter can run from it when the sources are
  * not available (a deployed bundle, a cached route table).
  */
-import type { RegisteredRoute as AppRoute } from '../app/route.js';
+import type { CallSite } from '../app/call-site.js';
+import type { RouteInfo } from '../engine/engine.js';
 
 /**
- * One route as the Application reports it (`app.routeTable()`, defined in `app/route.ts`). The docs need
- * every field but the middleware and the handler location, which hand-built tables may leave out.
+ * One route as the docs read it, declared here so that the docs depend on the fields they read and not on
+ * the application: `app.routeTable()`'s rows fit it, and so do the route cache's and hand-built tables,
+ * which may leave out the middleware and the handler location. A type alias, not an interface, so that it
+ * fits index signatures (`Record<string, unknown>`).
  */
-export type RegisteredRoute = Omit<AppRoute, 'middleware' | 'handlerLocation'> &
-  Partial<Pick<AppRoute, 'middleware' | 'handlerLocation'>>;
+export type RegisteredRoute = {
+  id: number;
+  methods: string[];
+  /** The full pattern, group prefixes applied. */
+  pattern: string;
+  /** The engine's metadata (template, parameters and constraints, shadowing). */
+  info: RouteInfo;
+  name: string | null;
+  middleware?: string[];
+  handlerLocation?: string | null;
+  /** Where the route was registered: the annotation reader looks for its doc block just above. */
+  callSite: CallSite | null;
+  /** Requests are checked against the annotations (`validate`): the document lists the 400. */
+  validated?: boolean;
+};
 
 /** The `openapi` key of the Application's config (SPEC §5). */
 export interface OpenApiConfig {
