@@ -8,6 +8,7 @@
  *   node --import tsx benches/http/cost.ts [--mix by-id] [--only arbor,fastify,bare] [--rounds 3] [--duration 5]
  *   --rate N: N requests per second in all instead of as many as the server takes, so that every server
  *     does the same work per event-loop turn and a busy machine starves none of them (steadiest figures)
+ *   --only arbor-reference: Arbor on the TypeScript reference engine (run.ts's --arbor-engine reference)
  *   --prof DIR: the servers run with --cpu-prof and write their profiles to DIR when they exit
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -40,6 +41,12 @@ if (!MIXES.includes(mix)) throw new Error(`--mix must be one of ${MIXES.join(', 
 const FILES: Record<string, { file: string; github?: string; env?: Record<string, string> }> = {
   arbor: { file: 'arbor.ts', github: 'github-arbor.ts' },
   'arbor-validated': { file: 'arbor.ts', env: { ARBOR_BENCH_VALIDATE: '1' } },
+  // The TypeScript reference engine in place of the wasm one: the engine's share of a request.
+  'arbor-reference': {
+    file: 'arbor.ts',
+    github: 'github-arbor.ts',
+    env: { ARBOR_BENCH_ENGINE: 'reference' },
+  },
   fastify: { file: 'fastify.ts', github: 'github-fastify.ts' },
   hono: { file: 'hono.ts', github: 'github-hono.ts' },
   express: { file: 'express.ts', github: 'github-express.ts' },

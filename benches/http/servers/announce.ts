@@ -14,6 +14,9 @@ export function announce(server: Server): void {
   else console.log(`listening on http://${HOST}:${port}`);
   // The runner's death closes the channel: exit with it instead of lingering as an orphan.
   process.on('disconnect', () => process.exit(0));
+  // The runner stops its servers with SIGINT: a server without its own handler (Fastify, bare) exits
+  // normally then, so that `--cpu-prof` (cost.ts --prof) still writes its profile.
+  if (process.listenerCount('SIGINT') === 0) process.once('SIGINT', () => process.exit(0));
 }
 
 /** The body limit every server applies (1 MiB, Arbor's default). */
