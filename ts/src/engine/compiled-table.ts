@@ -41,8 +41,14 @@ function checkValue(text: string): number {
   let found = 0;
   for (let k = 0; k < text.length; k++) {
     const c = text.charCodeAt(k);
-    if (c > 0x7f || c === QUERY || c === FRAGMENT) return DEFER;
-    if (c === PERCENT) found = ESCAPED;
+    // Letters (the commonest characters) take two comparisons; `%`, `?` and `#` are all below `@`.
+    if (c >= 0x40) {
+      if (c > 0x7f) return DEFER;
+    } else if (c === PERCENT) {
+      found = ESCAPED;
+    } else if (c === QUERY || c === FRAGMENT) {
+      return DEFER;
+    }
   }
   return found;
 }
@@ -137,7 +143,7 @@ interface Dynamic {
  * the wildcard's is the rest of the path, from the start of its segment. Their bounds in `p`, needed only
  * to decode a value with `%`, are computed in that branch alone.
  */
-function routeCode(route: Dynamic, from: number, answers: AnswerCode): string {
+function routeCode(route: Dynamic, from: number, answers: AnswerCode, defer: string): string {
   const segs = route.segments;
   const last = segs[segs.length - 1] as Segment;
   const conditions = [last.kind === 'wildcard' ? `l >= ${segs.length}` : `l === ${segs.length}`];
@@ -169,36 +175,35 @@ function routeCode(route: Dynamic, from: number, answers: AnswerCode): string {
     // The values are checked once the route matched (see checkValue).
     lines.push(
       `const x = ${values.map((v) => `check(${v})`).join(' | ')};`,
-      `if (x & ${DEFER}) return ${DEFERRED};`,
+      `if (x & ${DEFER}) ${defer}`,
       `return ${answers.found(route.id, spans, 'x !== 0', values)};`,
     );
   }
   return `if (${conditions.join(' && ')}) {\n${lines.join('\n')}\n}`;
 }
 
-/** Returned by a method's function when a value must go to the engine (see `checkValue`). */
-const DEFERRED = 'DEFERRED';
-
 /**
- * The function of one method: `(p, retry)` looks up `p`: with `retry` (the trailing-slash retry, `p` the
- * path with one slash removed or added) its exact static paths first, which the generated find already
- * tried for the path as given; then the dynamic routes in definition order, on the path split on `/` once
- * (the segments compared whole, the values taken as they are). When every dynamic route starts with a
- * static first segment, they are grouped by it in a `switch`: routes of two groups can never match the
- * same path, so only one group is tried and the order within it is kept. Returns an answer, `null`, or
- * {@link DEFERRED}.
+ * The code of one method, statements that return its answer for `p` or run `miss` (a `break` or a
+ * `return`): with `retry` (the trailing-slash retry, `p` the path with one slash removed or added) its
+ * exact static paths first, which the generated find already tried for the path as given; then the
+ * dynamic routes in definition order, on the path split on `/` once (the segments compared whole, the
+ * values taken as they are). When every dynamic route starts with a static first segment, they are
+ * grouped by it in a `switch`: routes of two groups can never match the same path, so only one group is
+ * tried and the order within it is kept. `defer` is the statement run for a value the engine must answer.
  */
 function methodCode(
-  name: string,
   statics: Map<string, number>,
   dynamic: readonly Dynamic[],
   answers: AnswerCode,
+  retry: boolean,
+  miss: string,
+  defer: string,
 ): string {
   const cases = [...statics].map(
     ([path, id]) => `case ${JSON.stringify(path)}: return ${answers.found(id, [], 'false')};`,
   );
-  const staticSwitch = cases.length === 0 ? '' : `if (retry) switch (p) {\n  ${cases.join('\n  ')}\n}`;
-  if (dynamic.length === 0) return `function ${name}(p, retry) {\n${staticSwitch}\nreturn null;\n}`;
+  const staticSwitch = retry && cases.length > 0 ? `switch (p) {\n  ${cases.join('\n  ')}\n}\n` : '';
+  if (dynamic.length === 0) return `${staticSwitch}${miss}`;
   const leading = (d: Dynamic, i: number) => {
     const seg = d.segments[i];
     return seg?.kind === 'static' ? seg.text : null;
@@ -215,14 +220,14 @@ function methodCode(
     }
     const groupCases = [...groups].map(
       ([text, routes]) =>
-        `case ${JSON.stringify(text)}: {\n${routes.map((d) => routeCode(d, 2, answers)).join('\n')}\nreturn null;\n}`,
+        `case ${JSON.stringify(text)}: {\n${routes.map((d) => routeCode(d, 2, answers, defer)).join('\n')}\n${miss}\n}`,
     );
     dynamicCode = `switch (s[1]) {\n${groupCases.join('\n')}\n}`;
   } else {
-    dynamicCode = dynamic.map((d) => routeCode(d, from, answers)).join('\n');
+    dynamicCode = dynamic.map((d) => routeCode(d, from, answers, defer)).join('\n');
   }
-  const root = rooted ? `if (s[0] !== '') return null;\n` : '';
-  return `function ${name}(p, retry) {\n${staticSwitch}\nconst s = p.split('/');\nconst l = s.length;\n${root}${dynamicCode}\nreturn null;\n}`;
+  const root = rooted ? `if (s[0] !== '') ${miss}\n` : '';
+  return `${staticSwitch}const s = p.split('/');\nconst l = s.length;\n${root}${dynamicCode}\n${miss}`;
 }
 
 /**
@@ -274,38 +279,42 @@ export function compileTable<A>(
     staticPaths.size === 0
       ? ''
       : `switch (p) {\n${[...staticPaths].map(([path, checks]) => `case ${JSON.stringify(path)}: ${checks.join(' ')} break;`).join('\n')}\n}`;
-  const functions: string[] = [];
-  const dispatch: string[] = [];
-  [...byMethod].forEach(([method, { statics, dynamic }], k) => {
-    functions.push(methodCode(`m${k}`, statics, dynamic, answers));
-    dispatch.push(`case ${JSON.stringify(method)}: return m${k}(p, retry);`);
-  });
-  // Each method's function is called from its own `case` (a direct call V8 can inline), not through a
-  // variable holding one of them.
-  functions.push(
-    `function byMethod(m, p, retry) {\n  switch (m) {\n    ${dispatch.join('\n    ')}\n  }\n  return UNKNOWN;\n}`,
-  );
-  // A miss is only final when the path has no query string or fragment: the generated code compares the
-  // whole path, the engine only what comes before them. The trailing-slash retry removes or adds one
-  // slash, never for `/`, and looks the new path up (the values are the same text).
-  const source = `${functions.join('\n')}
+  const first: string[] = [];
+  const again: string[] = [];
+  for (const [method, { statics, dynamic }] of byMethod) {
+    const key = JSON.stringify(method);
+    first.push(
+      `case ${key}: {\n${methodCode(statics, dynamic, answers, false, 'break d;', 'return FALLBACK(m, p);')}\n}`,
+    );
+    again.push(
+      `case ${key}: {\n${methodCode(statics, dynamic, answers, true, 'return null;', 'return FALLBACK(m, o);')}\n}`,
+    );
+  }
+  // One function for the path as given, the way rou3's compiled code is one: the method's dynamic routes
+  // are tried inline, a miss breaks out of block `d`. A miss is only final when the path has no query
+  // string or fragment: the generated code compares the whole path, the engine only what comes before
+  // them. The trailing-slash retry (`again`, `o` the path as given) removes or adds one slash, never for
+  // `/`, and looks the new path up (the values are the same text).
+  const source = `function again(m, p, o) {
+switch (m) {
+${again.join('\n')}
+}
+return null;
+}
 return function find(m, p) {
   ${exact}
-  let found = byMethod(m, p, false);
-  if (found === UNKNOWN) return null;
-  if (found === null) {
-    if (p.indexOf('?') >= 0 || p.indexOf('#') >= 0) return FALLBACK(m, p);
-    if (${!trailingSlash} || p.length <= 1) return null;
-    found = byMethod(m, p.charCodeAt(p.length - 1) === ${SLASH} ? p.slice(0, -1) : p + '/', true);
+  d: switch (m) {
+${first.join('\n')}
+    default: return null;
   }
-  return found === ${DEFERRED} ? FALLBACK(m, p) : found;
+  if (p.indexOf('?') >= 0 || p.indexOf('#') >= 0) return FALLBACK(m, p);
+  if (${!trailingSlash} || p.length <= 1) return null;
+  return again(m, p.charCodeAt(p.length - 1) === ${SLASH} ? p.slice(0, -1) : p + '/', p);
 };`;
   const scope = {
     ...answers.scope,
     check: checkValue,
     FALLBACK: fallback,
-    [DEFERRED]: Symbol('deferred'),
-    UNKNOWN: Symbol('unknown method'),
   };
   return new Function(...Object.keys(scope), source)(...Object.values(scope)) as GeneratedFind<A>;
 }
