@@ -212,11 +212,28 @@ function methodCode(
   const rooted = dynamic.every((d) => leading(d, 0) === '');
   const from = rooted ? 1 : 0;
   let dynamicCode: string;
+  const early: string[] = [];
   if (rooted && dynamic.length > 1 && dynamic.every((d) => leading(d, 1) !== null)) {
     const groups = new Map<string, Dynamic[]>();
     for (const d of dynamic) {
       const key = leading(d, 1) as string;
       groups.set(key, [...(groups.get(key) ?? []), d]);
+    }
+    // A group whose first route is static segments then `*` (`/static/*`) tries it before the split: it
+    // matches exactly the paths that start with its prefix, and no earlier route (all in other groups)
+    // can match those. Its request then needs no split.
+    for (const routes of groups.values()) {
+      const d = routes[0] as Dynamic;
+      const segs = d.segments;
+      const prefix = segs.slice(0, -1);
+      if (segs[segs.length - 1]?.kind !== 'wildcard' || prefix.some((seg) => seg.kind !== 'static')) continue;
+      const text = `${prefix.map((seg) => (seg.kind === 'static' ? seg.text : '')).join('/')}/`;
+      const value = ['w'];
+      const answer = answers.found(d.id, [String(text.length), 'p.length'], 'x !== 0', value);
+      early.push(
+        `if (p.charCodeAt(1) === ${text.charCodeAt(1)} && p.startsWith(${JSON.stringify(text)})) {\n` +
+          `const w = p.slice(${text.length});\nconst x = check(w);\nif (x & ${DEFER}) ${defer}\nreturn ${answer};\n}\n`,
+      );
     }
     const groupCases = [...groups].map(
       ([text, routes]) =>
@@ -227,7 +244,7 @@ function methodCode(
     dynamicCode = dynamic.map((d) => routeCode(d, from, answers, defer)).join('\n');
   }
   const root = rooted ? `if (s[0] !== '') ${miss}\n` : '';
-  return `${staticSwitch}const s = p.split('/');\nconst l = s.length;\n${root}${dynamicCode}\n${miss}`;
+  return `${staticSwitch}${early.join('')}const s = p.split('/');\nconst l = s.length;\n${root}${dynamicCode}\n${miss}`;
 }
 
 /**
