@@ -142,6 +142,54 @@ describe('generated JavaScript front for small tables', () => {
     expect(answers(fast, s.paths)).toEqual(answers(build(s, false), s.paths));
   });
 
+  it('answers on the split path like the engine: segment counts, empty segments, value bounds', () => {
+    // The generated code splits the path on `/` once and compares whole segments; the bounds of a value
+    // in the path (needed only to decode one with `%`) are computed from the lengths of the segments
+    // before it, and a wildcard's value is the rest of the path from its segment on.
+    const s: Scenario = {
+      trailingSlash: true,
+      routes: [
+        { methods: ['GET'], pattern: '/a/:x/b/:y' },
+        { methods: ['GET'], pattern: '/a/:x/*' },
+        { methods: ['GET'], pattern: '/e//:x' },
+        { methods: ['GET'], pattern: '/t/:x/' },
+        { methods: ['POST'], pattern: '/:p' },
+        { methods: ['POST'], pattern: '/:p/c/*' },
+      ],
+      paths: [
+        '/a/1/b/2',
+        '/a/%41%42/b/%43',
+        '/a/x%2Fy/b/%zz',
+        '/a/1/b/2/',
+        '/a/1/c%20d/e',
+        '/a/1/',
+        '/a/1',
+        '/a//b/2',
+        '/e//v',
+        '/e/v',
+        '/e//v/',
+        '/t/v',
+        '/t/v/',
+        '/t/v//',
+        'a/1/b/2',
+        '',
+        '/',
+        '//',
+        '/q%41',
+        '/q/c/r/s',
+        '/q/c',
+        '/q/c/caf\u00e9',
+        '/q/c/a?b',
+        '/a/1/b/2#f',
+      ],
+    };
+    const fast = build(s, true);
+    expect(fast.find('GET', '/a/%41%42/b/%43')?.params).toEqual({ x: 'AB', y: 'C' });
+    expect(fast.find('GET', '/a/1/c%20d/e')?.params).toEqual({ x: '1', '*': 'c d/e' });
+    expect(fast.find('POST', '/q/c')?.params).toEqual({ p: 'q', '*': '' });
+    expect(answers(fast, s.paths)).toEqual(answers(build(s, false), s.paths));
+  });
+
   it('takes only tables it can answer exactly, and leaves the rest to the engine', () => {
     expect(takes(['/', '/users', '/users/:id', '/files/*'])).toBe(true);
     expect(takes(['/users/:id<int>'])).toBe(false);

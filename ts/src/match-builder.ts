@@ -52,7 +52,7 @@ function literalKey(name: string): string {
 /**
  * How generated find code (a small table's, `engine/compiled-table.ts`) answers with this router's
  * matches: the route's frozen match for a route without values, else the same object literals as
- * {@link matchMaker}'s, the values sliced in place; {@link readMatch} when a value holds `%`. Each
+ * {@link matchMaker}'s, the values sliced in place (or the generated code's own value expressions); {@link readMatch} when a value holds `%`. Each
  * route's entry, value and fixed match are constants of the generated code.
  */
 export function answerCode<T>(entries: readonly (RouteEntry<T> | undefined)[]): AnswerCode {
@@ -65,12 +65,12 @@ export function answerCode<T>(entries: readonly (RouteEntry<T> | undefined)[]): 
   });
   return {
     scope,
-    found(id, spans, escaped) {
+    found(id, spans, escaped, values) {
       const entry = entries[id];
       if (entry === undefined) return 'null';
       if (entry.fixed !== null) return `F${id}`;
       const fields = entry.names.map(
-        (name, i) => `${literalKey(name)}: p.slice(${spans[2 * i]}, ${spans[2 * i + 1]})`,
+        (name, i) => `${literalKey(name)}: ${values?.[i] ?? `p.slice(${spans[2 * i]}, ${spans[2 * i + 1]})`}`,
       );
       const literal = `{ value: V${id}, id: ${id}, params: { ${fields.join(', ')} }, captures: NO_CAPTURES, malformed: false }`;
       return `(${escaped} ? readMatch(E${id}, [${spans.join(', ')}], p) : ${literal})`;

@@ -24,8 +24,6 @@ const SLASH = 47;
 const QUERY = 63;
 const FRAGMENT = 35;
 const PERCENT = 37;
-/** Static text up to this long is compared inline (see mismatch). */
-const INLINE_COMPARE = 24;
 
 /** A value holds `%`: the router must decode it. */
 const ESCAPED = 1;
@@ -33,18 +31,24 @@ const ESCAPED = 1;
 const DEFER = 2;
 
 /**
- * Checks a parameter value `text[start, end)`: {@link DEFER} for a non-ASCII character — the wasm engine
- * answers with it percent-encoded (a malformed value is reported undecoded, so the text is visible) —
- * or for `?` or `#`, which mean the path has a query string or fragment that the engine cuts off first;
- * else {@link ESCAPED} when it holds `%`, 0 when there is nothing to decode. Checking the values, not
- * the whole path, keeps string scans off every lookup: static text can never contain these characters.
+ * Checks a parameter value: {@link DEFER} for a non-ASCII character — the wasm engine answers with it
+ * percent-encoded (a malformed value is reported undecoded, so the text is visible) — or for `?` or `#`,
+ * which mean the path has a query string or fragment that the engine cuts off first; else
+ * {@link ESCAPED} when it holds `%`, 0 when there is nothing to decode. Checking the values, not the whole
+ * path, keeps string scans off the static lookups: static text can never contain these characters.
  */
-function checkValue(text: string, start: number, end: number): number {
+function checkValue(text: string): number {
   let found = 0;
-  for (let k = start; k < end; k++) {
+  for (let k = 0; k < text.length; k++) {
     const c = text.charCodeAt(k);
-    if (c > 0x7f || c === QUERY || c === FRAGMENT) return DEFER;
-    if (c === PERCENT) found = ESCAPED;
+    // Letters (the commonest characters) take two comparisons; `%`, `?` and `#` are all below `@`.
+    if (c >= 0x40) {
+      if (c > 0x7f) return DEFER;
+    } else if (c === PERCENT) {
+      found = ESCAPED;
+    } else if (c === QUERY || c === FRAGMENT) {
+      return DEFER;
+    }
   }
   return found;
 }
@@ -62,9 +66,10 @@ export interface AnswerCode {
   readonly scope: Readonly<Record<string, unknown>>;
   /**
    * An expression answering route `id`. `spans` are the `[start, end]` expressions of its values into
-   * `p`, in the order of its `params`; `escaped` an expression that is true when a value holds `%`.
+   * `p`, in the order of its `params`, evaluated only where `escaped` (an expression that is true when a
+   * value holds `%`) is; `values`, when given, the expressions of the values' text, in the same order.
    */
-  found(id: number, spans: readonly string[], escaped: string): string;
+  found(id: number, spans: readonly string[], escaped: string, values?: readonly string[]): string;
 }
 
 /** A pattern the generated code can match: static text, whole-segment parameters, a trailing `*`. */
@@ -101,133 +106,145 @@ function simplePieces(pieces: readonly PatternPiece[]): SimplePiece[] | null {
   return out;
 }
 
-interface DynamicRoute {
-  id: number;
-  pieces: readonly SimplePiece[];
-}
+/** A segment of a pattern split on `/`, as the generated code compares it. */
+type Segment = { kind: 'static'; text: string } | { kind: 'param' } | { kind: 'wildcard' };
 
-/**
- * The condition under which `p` does not hold `text` at `at`. Short texts are compared character by
- * character inline (TurboFan compiles `charCodeAt` of a constant index to a load); `startsWith` is a
- * builtin call, which costs more than the comparisons on paths of a few dozen characters.
- */
-function mismatch(text: string, at: string): string {
-  if (text.length > INLINE_COMPARE) return `!p.startsWith(${JSON.stringify(text)}, ${at})`;
-  const offset = (k: number) => (/^\d+$/.test(at) ? String(Number(at) + k) : `${at} + ${k}`);
-  return [...text].map((c, k) => `p.charCodeAt(${offset(k)}) !== ${c.charCodeAt(0)}`).join(' || ');
-}
+const PARAM_MARK = '\u0000';
+const WILDCARD_MARK = '\u0001';
 
-/** What a piece must be for two routes to share its code. */
-function pieceKey(piece: SimplePiece | undefined): string {
-  if (piece === undefined) return 'end';
-  return piece.kind === 'static' ? `static ${piece.text}` : piece.kind;
-}
-
-/** Returned by a method's function when a value must go to the engine (see `checkValue`). */
-const DEFERRED = 'DEFERRED';
-
-/**
- * The code that tries `routes` in turn. They share their first `depth` pieces, already matched: `at` is
- * the position after them (an expression) and `spans` the bounds of their values so far. Consecutive
- * routes that share their next piece share its code too (`/event/:id` then `/event/:id/comments` match
- * `/event/` and the parameter once); only neighbours are merged, so definition order is kept. A mismatch
- * breaks out of the block to the next candidate; the code returns the answer of the first route that
- * matches.
- */
-function matchCode(
-  routes: readonly DynamicRoute[],
-  depth: number,
-  at: string,
-  spans: readonly string[],
-  names: { n: number },
-  answers: AnswerCode,
-): string {
-  const out: string[] = [];
-  for (let k = 0; k < routes.length; ) {
-    const key = pieceKey(routes[k]?.pieces[depth]);
-    let end = k + 1;
-    while (end < routes.length && pieceKey(routes[end]?.pieces[depth]) === key) end++;
-    const group = routes.slice(k, end);
-    k = end;
-    const first = group[0] as DynamicRoute;
-    const piece = first.pieces[depth];
-    const label = `b${names.n++}`;
-    if (piece === undefined || piece.kind === 'wildcard') {
-      // The route is complete (a second identical route could never win: the first is returned).
-      const lines: string[] = [];
-      const all = piece === undefined ? spans : [...spans, at, 'e'];
-      if (piece === undefined) lines.push(`if (${at} !== e) break ${label};`);
-      if (all.length === 0) {
-        lines.push(`return ${answers.found(first.id, [], 'false')};`);
-      } else {
-        // The values are checked once the route matched (see checkValue).
-        const checks = [];
-        for (let i = 0; i < all.length; i += 2) checks.push(`check(p, ${all[i]}, ${all[i + 1]})`);
-        lines.push(
-          `const x = ${checks.join(' | ')};`,
-          `if (x & ${DEFER}) return ${DEFERRED};`,
-          `return ${answers.found(first.id, all, 'x !== 0')};`,
-        );
-      }
-      out.push(`${label}: {\n${lines.join('\n')}\n}`);
-    } else if (piece.kind === 'static') {
-      const length = piece.text.length;
-      const next = /^\d+$/.test(at) ? String(Number(at) + length) : `i${names.n++}`;
-      const declare = next.startsWith('i') ? `const ${next} = ${at} + ${length};\n` : '';
-      out.push(
-        `${label}: {\nif (${at} + ${length} > e || ${mismatch(piece.text, at)}) break ${label};\n` +
-          `${declare}${matchCode(group, depth + 1, next, spans, names, answers)}\n}`,
-      );
+/** The route's segments, the pattern split on `/` as the generated code splits the path: a parameter is a
+ * whole segment, the wildcard the last one (it takes the rest, slashes included). `null` when the static
+ * text holds a character used as a mark here. */
+function segments(pieces: readonly SimplePiece[]): Segment[] | null {
+  let joined = '';
+  for (const piece of pieces) {
+    if (piece.kind === 'static') {
+      if (piece.text.includes(PARAM_MARK) || piece.text.includes(WILDCARD_MARK)) return null;
+      joined += piece.text;
     } else {
-      // `at` and `j` stay fixed once computed: they are the value's bounds.
-      const j = `j${names.n++}`;
-      out.push(
-        `${label}: {\nlet ${j} = ${at};\nwhile (${j} < e && p.charCodeAt(${j}) !== ${SLASH}) ${j}++;\nif (${j} === ${at}) break ${label};\n` +
-          `${matchCode(group, depth + 1, j, [...spans, at, j], names, answers)}\n}`,
-      );
+      joined += piece.kind === 'param' ? PARAM_MARK : WILDCARD_MARK;
     }
   }
-  return out.join('\n');
+  return joined.split('/').map((text): Segment => {
+    if (text === PARAM_MARK) return { kind: 'param' };
+    if (text === WILDCARD_MARK) return { kind: 'wildcard' };
+    return { kind: 'static', text };
+  });
 }
 
-interface Dynamic extends DynamicRoute {
-  /** The character after the leading `/` when the pattern starts with static text that long. */
-  first: number | null;
+interface Dynamic {
+  id: number;
+  segments: readonly Segment[];
 }
 
 /**
- * The function of one method: `(p, e, retry)` looks up `p` cut at `e`: with `retry` (the trailing-slash
- * retry) its exact static paths first, which the generated find already tried for the path as given;
- * then the dynamic routes in definition order. When every dynamic route starts with a known character
- * after the `/`, they are grouped by it: routes of two groups can never match the same path, so only
- * one group is tried and the order within it is kept. Returns an answer, `null`, or {@link DEFERRED}.
+ * The code that answers `route` when it matches the split path (`s`, `l` segments), or falls through.
+ * Segments below `from` are already known to match. The values are the segments themselves (no copy);
+ * the wildcard's is the rest of the path, from the start of its segment. Their bounds in `p`, needed only
+ * to decode a value with `%`, are computed in that branch alone.
+ */
+function routeCode(route: Dynamic, from: number, answers: AnswerCode, defer: string): string {
+  const segs = route.segments;
+  const last = segs[segs.length - 1] as Segment;
+  const conditions = [last.kind === 'wildcard' ? `l >= ${segs.length}` : `l === ${segs.length}`];
+  const values: string[] = [];
+  const spans: string[] = [];
+  let constant = 0;
+  const lengths: string[] = [];
+  const offset = () => [String(constant), ...lengths].join(' + ');
+  const lines: string[] = [];
+  segs.forEach((seg, i) => {
+    if (seg.kind === 'static') {
+      if (i >= from) conditions.push(`s[${i}] === ${JSON.stringify(seg.text)}`);
+      constant += seg.text.length + 1;
+    } else if (seg.kind === 'param') {
+      if (i >= from) conditions.push(`s[${i}] !== ''`);
+      values.push(`s[${i}]`);
+      spans.push(offset(), `${offset()} + s[${i}].length`);
+      lengths.push(`s[${i}].length`);
+      constant += 1;
+    } else {
+      lines.push(`const w = p.slice(${offset()});`);
+      values.push('w');
+      spans.push(offset(), 'p.length');
+    }
+  });
+  if (values.length === 0) {
+    lines.push(`return ${answers.found(route.id, [], 'false')};`);
+  } else {
+    // The values are checked once the route matched (see checkValue).
+    lines.push(
+      `const x = ${values.map((v) => `check(${v})`).join(' | ')};`,
+      `if (x & ${DEFER}) ${defer}`,
+      `return ${answers.found(route.id, spans, 'x !== 0', values)};`,
+    );
+  }
+  return `if (${conditions.join(' && ')}) {\n${lines.join('\n')}\n}`;
+}
+
+/**
+ * The code of one method, statements that return its answer for `p` or run `miss` (a `break` or a
+ * `return`): with `retry` (the trailing-slash retry, `p` the path with one slash removed or added) its
+ * exact static paths first, which the generated find already tried for the path as given; then the
+ * dynamic routes in definition order, on the path split on `/` once (the segments compared whole, the
+ * values taken as they are). When every dynamic route starts with a static first segment, they are
+ * grouped by it in a `switch`: routes of two groups can never match the same path, so only one group is
+ * tried and the order within it is kept. `defer` is the statement run for a value the engine must answer.
  */
 function methodCode(
-  name: string,
   statics: Map<string, number>,
   dynamic: readonly Dynamic[],
   answers: AnswerCode,
+  retry: boolean,
+  miss: string,
+  defer: string,
 ): string {
   const cases = [...statics].map(
     ([path, id]) => `case ${JSON.stringify(path)}: return ${answers.found(id, [], 'false')};`,
   );
-  const staticSwitch =
-    cases.length === 0
-      ? ''
-      : `if (retry) switch (e === p.length ? p : p.slice(0, e)) {\n  ${cases.join('\n  ')}\n}`;
-  const names = { n: 0 };
+  const staticSwitch = retry && cases.length > 0 ? `switch (p) {\n  ${cases.join('\n  ')}\n}\n` : '';
+  if (dynamic.length === 0) return `${staticSwitch}${miss}`;
+  const leading = (d: Dynamic, i: number) => {
+    const seg = d.segments[i];
+    return seg?.kind === 'static' ? seg.text : null;
+  };
+  // Every pattern starts with `/`: segment 0 is empty; tested once for all routes.
+  const rooted = dynamic.every((d) => leading(d, 0) === '');
+  const from = rooted ? 1 : 0;
   let dynamicCode: string;
-  if (dynamic.length > 1 && dynamic.every((d) => d.first !== null)) {
-    const groups = new Map<number, Dynamic[]>();
-    for (const d of dynamic) groups.set(d.first as number, [...(groups.get(d.first as number) ?? []), d]);
+  const early: string[] = [];
+  if (rooted && dynamic.length > 1 && dynamic.every((d) => leading(d, 1) !== null)) {
+    const groups = new Map<string, Dynamic[]>();
+    for (const d of dynamic) {
+      const key = leading(d, 1) as string;
+      groups.set(key, [...(groups.get(key) ?? []), d]);
+    }
+    // A group whose first route is static segments then `*` (`/static/*`) tries it before the split: it
+    // matches exactly the paths that start with its prefix, and no earlier route (all in other groups)
+    // can match those. Its request then needs no split.
+    for (const routes of groups.values()) {
+      const d = routes[0] as Dynamic;
+      const segs = d.segments;
+      const prefix = segs.slice(0, -1);
+      if (segs[segs.length - 1]?.kind !== 'wildcard' || prefix.some((seg) => seg.kind !== 'static')) continue;
+      const text = `${prefix.map((seg) => (seg.kind === 'static' ? seg.text : '')).join('/')}/`;
+      const value = ['w'];
+      const answer = answers.found(d.id, [String(text.length), 'p.length'], 'x !== 0', value);
+      early.push(
+        `if (p.charCodeAt(1) === ${text.charCodeAt(1)} && p.startsWith(${JSON.stringify(text)})) {\n` +
+          `const w = p.slice(${text.length});\nconst x = check(w);\nif (x & ${DEFER}) ${defer}\nreturn ${answer};\n}\n`,
+      );
+    }
     const groupCases = [...groups].map(
-      ([c, routes]) => `case ${c}: {\n${matchCode(routes, 0, '0', [], names, answers)}\nreturn null;\n}`,
+      ([text, routes]) =>
+        `case ${JSON.stringify(text)}: {\n${routes.map((d) => routeCode(d, 2, answers, defer)).join('\n')}\n${miss}\n}`,
     );
-    dynamicCode = `switch (p.charCodeAt(1)) {\n${groupCases.join('\n')}\n}`;
+    dynamicCode = `switch (s[1]) {\n${groupCases.join('\n')}\n}`;
   } else {
-    dynamicCode = matchCode(dynamic, 0, '0', [], names, answers);
+    dynamicCode = dynamic.map((d) => routeCode(d, from, answers, defer)).join('\n');
   }
-  return `function ${name}(p, e, retry) {\n${staticSwitch}\n${dynamicCode}\nreturn null;\n}`;
+  const root = rooted ? `if (s[0] !== '') ${miss}\n` : '';
+  return `${staticSwitch}${early.join('')}const s = p.split('/');\nconst l = s.length;\n${root}${dynamicCode}\n${miss}`;
 }
 
 /**
@@ -257,8 +274,9 @@ export function compileTable<A>(
         if (!entry.statics.has(only.text)) entry.statics.set(only.text, route.id);
         if (entry.statics.size > MAX_STATIC_PATHS) return null;
       } else {
-        const lead = pieces[0]?.kind === 'static' ? pieces[0].text : '';
-        entry.dynamic.push({ id: route.id, pieces, first: lead.length >= 2 ? lead.charCodeAt(1) : null });
+        const split = segments(pieces);
+        if (split === null) return null;
+        entry.dynamic.push({ id: route.id, segments: split });
         if (entry.dynamic.length > MAX_DYNAMIC_ROUTES) return null;
       }
     }
@@ -278,41 +296,42 @@ export function compileTable<A>(
     staticPaths.size === 0
       ? ''
       : `switch (p) {\n${[...staticPaths].map(([path, checks]) => `case ${JSON.stringify(path)}: ${checks.join(' ')} break;`).join('\n')}\n}`;
-  const functions: string[] = [];
-  const dispatch: string[] = [];
-  [...byMethod].forEach(([method, { statics, dynamic }], k) => {
-    functions.push(methodCode(`m${k}`, statics, dynamic, answers));
-    dispatch.push(`case ${JSON.stringify(method)}: return m${k}(p, e, retry);`);
-  });
-  // Each method's function is called from its own `case` (a direct call V8 can inline), not through a
-  // variable holding one of them.
-  functions.push(
-    `function byMethod(m, p, e, retry) {\n  switch (m) {\n    ${dispatch.join('\n    ')}\n  }\n  return UNKNOWN;\n}`,
-  );
-  // A miss is only final when the path has no query string or fragment: the generated code compares the
-  // whole path, the engine only what comes before them. The trailing-slash retry removes or adds one
-  // slash, never for `/`; the values of a retry with a slash added index into the longer path.
-  const source = `${functions.join('\n')}
+  const first: string[] = [];
+  const again: string[] = [];
+  for (const [method, { statics, dynamic }] of byMethod) {
+    const key = JSON.stringify(method);
+    first.push(
+      `case ${key}: {\n${methodCode(statics, dynamic, answers, false, 'break d;', 'return FALLBACK(m, p);')}\n}`,
+    );
+    again.push(
+      `case ${key}: {\n${methodCode(statics, dynamic, answers, true, 'return null;', 'return FALLBACK(m, o);')}\n}`,
+    );
+  }
+  // One function for the path as given, the way rou3's compiled code is one: the method's dynamic routes
+  // are tried inline, a miss breaks out of block `d`. A miss is only final when the path has no query
+  // string or fragment: the generated code compares the whole path, the engine only what comes before
+  // them. The trailing-slash retry (`again`, `o` the path as given) removes or adds one slash, never for
+  // `/`, and looks the new path up (the values are the same text).
+  const source = `function again(m, p, o) {
+switch (m) {
+${again.join('\n')}
+}
+return null;
+}
 return function find(m, p) {
   ${exact}
-  const e = p.length;
-  let found = byMethod(m, p, e, false);
-  if (found === UNKNOWN) return null;
-  if (found === null) {
-    if (p.indexOf('?') >= 0 || p.indexOf('#') >= 0) return FALLBACK(m, p);
-    if (${!trailingSlash} || e <= 1) return null;
-    found = p.charCodeAt(e - 1) === ${SLASH}
-      ? byMethod(m, p, e - 1, true)
-      : byMethod(m, p + '/', e + 1, true);
+  d: switch (m) {
+${first.join('\n')}
+    default: return null;
   }
-  return found === ${DEFERRED} ? FALLBACK(m, p) : found;
+  if (p.indexOf('?') >= 0 || p.indexOf('#') >= 0) return FALLBACK(m, p);
+  if (${!trailingSlash} || p.length <= 1) return null;
+  return again(m, p.charCodeAt(p.length - 1) === ${SLASH} ? p.slice(0, -1) : p + '/', p);
 };`;
   const scope = {
     ...answers.scope,
     check: checkValue,
     FALLBACK: fallback,
-    [DEFERRED]: Symbol('deferred'),
-    UNKNOWN: Symbol('unknown method'),
   };
   return new Function(...Object.keys(scope), source)(...Object.values(scope)) as GeneratedFind<A>;
 }
