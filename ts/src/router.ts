@@ -5,6 +5,7 @@ import {
   ROUTE_ID,
   type RouteInfo,
   type RouteShape,
+  shapeOf,
 } from './engine/engine.js';
 import { commitFront, type GeneratedFind } from './engine/generated-front.js';
 import { createWasmEngine, createWasmEngineFromSnapshot } from './engine/wasm-engine.js';
@@ -109,8 +110,7 @@ export class Router<T> {
     const shapes = snapshots.shapes();
     if (shapes.length !== values.length)
       throw new RangeError(`the snapshot holds ${shapes.length} routes, ${values.length} values were given`);
-    for (const shape of shapes)
-      this.#remember(shape.id, shape.names, shape.captures, shape.hasOptional, values[shape.id] as T);
+    for (const shape of shapes) this.#remember(shape, values[shape.id] as T);
     return shapes;
   }
 
@@ -119,21 +119,13 @@ export class Router<T> {
   add(method: string | readonly string[], pattern: string, value: T): RouteInfo {
     const methods = (typeof method === 'string' ? [method] : method).map((m) => m.toUpperCase());
     const info = this.#engine.insert(methods, pattern);
-    const { id, params, captures } = info;
-    const names = params.map((p) => p.name);
-    this.#remember(
-      id,
-      names,
-      captures,
-      params.some((p) => p.optional),
-      value,
-    );
+    this.#remember(shapeOf(info), value);
     const by = info.shadowedBy === null ? undefined : this.#engine.route(info.shadowedBy);
     if (by !== undefined) this.#onShadowed(info, by);
     return info;
   }
 
-  #remember(id: number, names: readonly string[], captures: number, hasOptional: boolean, value: T): void {
+  #remember({ id, names, captures, hasOptional }: RouteShape, value: T): void {
     this.#entries[id] = {
       value,
       id,

@@ -11,7 +11,7 @@
 import type { RouteCacheBoot } from '../cache/boot.js';
 import type { ExpectedRoutes } from '../cache/expected.js';
 import type { TableOptions } from '../cache/fingerprint.js';
-import type { RouteInfo } from '../engine/engine.js';
+import { type RouteInfo, type RouteShape, shapeOf } from '../engine/engine.js';
 import { RouteError } from '../errors.js';
 import type { AnnotationSet } from '../openapi/types.js';
 import { Router, type RouterOptions } from '../router.js';
@@ -187,21 +187,11 @@ export class RouteTable {
     const info = router.add(methods, route.pattern, context);
     if (info.id !== route.id)
       throw new Error(`internal: the engine gave id ${info.id}, expected ${route.id}`);
-    this.#accept(
-      route,
-      info.methods,
-      info.params.map((p) => p.name),
-      info.shadowedBy,
-    );
+    this.#accept(route, shapeOf(info));
   }
 
-  #accept(
-    route: Route,
-    methods: readonly string[],
-    paramNames: readonly string[],
-    shadowedBy: number | null,
-  ): void {
-    route.attach(methods, paramNames);
+  #accept(route: Route, { methods, names, shadowedBy }: RouteShape): void {
+    route.attach(methods, names);
     this.#infos = null;
     for (const method of methods) this.methods.add(method);
     if (shadowedBy !== null) this.#warnShadowed(route, shadowedBy);
@@ -223,7 +213,7 @@ export class RouteTable {
       for (const context of this.contexts) {
         const shape = hit.shapes[context.route.id];
         if (shape === undefined) throw new Error(`internal: no metadata for route ${context.route.id}`);
-        this.#accept(context.route, shape.methods, shape.names, shape.shadowedBy);
+        this.#accept(context.route, shape);
       }
       this.#cachedAnnotations = hit.annotations;
       this.#router = hit.router;

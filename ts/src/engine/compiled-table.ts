@@ -3,12 +3,12 @@
  * a small table, built from the engine's route list. See that module for when it is used and why.
  *
  * Shape of the generated function: exact static paths in a `switch` (before the method is even looked
- * at); then, per method, the dynamic routes in definition order, grouped by the first character after
- * the `/` (two groups can never match the same path), neighbouring routes sharing the code of their
- * common leading pieces, the values' bounds kept in local variables. What it answers is the caller's:
- * the code that builds a found route's answer comes from {@link AnswerCode} (the router's matches,
- * object literals with the values sliced in place), so a lookup is one call that allocates only its
- * answer. A path it must not answer (see `checkValue`) goes to the caller's fallback, the engine.
+ * at); then, inline per method, the dynamic routes in definition order on the path split on `/` once:
+ * whole segments compared, grouped by their first segment (two groups can never match the same path),
+ * the values being the segments themselves. What it answers is the caller's: the code that builds a
+ * found route's answer comes from {@link AnswerCode} (the router's matches, object literals), so a lookup
+ * allocates only the split and its answer. A path it must not answer (see `checkValue`) goes to the
+ * caller's fallback, the engine.
  */
 import type { PatternPiece, RouteInfo } from './engine.js';
 
@@ -106,8 +106,9 @@ function simplePieces(pieces: readonly PatternPiece[]): SimplePiece[] | null {
   return out;
 }
 
-/** A segment of a pattern split on `/`, as the generated code compares it. */
-type Segment = { kind: 'static'; text: string } | { kind: 'param' } | { kind: 'wildcard' };
+/** A segment of a pattern split on `/`, as the generated code compares it: the same three kinds, its
+ * static text without `/`. */
+type Segment = SimplePiece;
 
 const PARAM_MARK = '\u0000';
 const WILDCARD_MARK = '\u0001';

@@ -141,3 +141,16 @@ export interface RouteShape {
   captures: number;
   shadowedBy: number | null;
 }
+
+/** A registered route's {@link RouteShape}, from the whole metadata `insert` answered. */
+export function shapeOf(info: RouteInfo): RouteShape {
+  const { id, methods, params, captures, shadowedBy } = info;
+  return {
+    id,
+    methods,
+    names: params.map((p) => p.name),
+    hasOptional: params.some((p) => p.optional),
+    captures,
+    shadowedBy,
+  };
+}
