@@ -57,8 +57,8 @@ registration. **cached**: the file \`arbor route:cache\` wrote (${mib(result.cac
 ${ms(result.cacheMs)}); the router is rebuilt from the snapshot, nothing compiled, and each route's call site
 comes from the cache (its source file unchanged) instead of a stack capture. Every start answers seven
 requests (one per kind of route) and must get them right. The client is node:http's, which the server has
-loaded already (until 2026-11-23 it was \`fetch\`, whose first call loads undici into the process: ~60 ms
-of CPU counted in both modes, a cost no server answering a real client pays).
+loaded already (\`fetch\`'s first call would load undici into the process: ~60 ms of CPU in both modes, a
+cost no server answering a real client pays).
 
 Times are milliseconds since the child process started (Node's own start included); memory is read right
 after the first response. Medians, with the range over the runs in parentheses; the last column is
