@@ -163,7 +163,7 @@ pub enum Lookup {
 /// ```
 #[derive(Debug, Default)]
 pub struct Spans {
-    values: Vec<u32>,
+    values: Values,
     /// The values pushed along the tree path during a walk.
     stack: Vec<u32>,
     /// The backtrack stack of a walk.
@@ -179,7 +179,6 @@ impl Spans {
     /// An empty buffer, with room for the largest route.
     pub fn new() -> Spans {
         Spans {
-            values: Vec::with_capacity(2 * MAX_VALUES),
             stack: Vec::with_capacity(2 * MAX_VALUES),
             ..Spans::default()
         }
@@ -187,7 +186,13 @@ impl Spans {
 
     /// The `u32` values written by the last `Found`.
     pub fn as_slice(&self) -> &[u32] {
-        &self.values
+        self.values.as_slice()
+    }
+
+    /// Where the values are: a fixed array inside this `Spans`, so the address stays valid for as
+    /// long as the `Spans` itself does not move (a WebAssembly host reads them there, no copy).
+    pub fn as_ptr(&self) -> *const u32 {
+        self.values.slots.as_ptr()
     }
 
     /// How many `u32` values (twice the number of pairs).
@@ -202,9 +207,59 @@ impl Spans {
 
     /// The `(start, end)` pair `index`, if present.
     pub fn pair(&self, index: usize) -> Option<(u32, u32)> {
-        Some((
-            *self.values.get(2 * index)?,
-            *self.values.get(2 * index + 1)?,
-        ))
+        let values = self.values.as_slice();
+        Some((*values.get(2 * index)?, *values.get(2 * index + 1)?))
+    }
+}
+
+/// The values of a match in a fixed array rather than a `Vec`: a route has at most
+/// [`MAX_VALUES`] of them, and a fixed address lets a host read them in place.
+#[derive(Debug)]
+pub(crate) struct Values {
+    slots: [u32; 2 * MAX_VALUES],
+    len: usize,
+}
+
+impl Default for Values {
+    fn default() -> Self {
+        Values {
+            slots: [0; 2 * MAX_VALUES],
+            len: 0,
+        }
+    }
+}
+
+impl Values {
+    #[inline(always)]
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Appends a `(start, end)` pair; a pair past the capacity is dropped (a route never has
+    /// that many values: registration refuses it).
+    #[inline(always)]
+    pub(crate) fn push_pair(&mut self, start: u32, end: u32) {
+        if let Some([s, e]) = self
+            .slots
+            .get_mut(self.len..self.len + 2)
+            .and_then(|pair| <&mut [u32; 2]>::try_from(pair).ok())
+        {
+            *s = start;
+            *e = end;
+            self.len += 2;
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn as_slice(&self) -> &[u32] {
+        self.slots.get(..self.len).unwrap_or_default()
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
     }
 }

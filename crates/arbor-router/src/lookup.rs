@@ -15,7 +15,7 @@ use regex::bytes::CaptureLocations;
 use crate::route::{Matcher, ABSENT};
 use crate::tree::{Flat, FlatNode, KIND_SEGMENT, KIND_TAIL_RUN};
 use crate::words::{has_byte, label_at, segment_end, word_at};
-use crate::{MAX_VALUES, NONE};
+use crate::{Values, MAX_VALUES, NONE};
 
 /// Per-lookup state, on the Rust stack.
 pub(crate) struct Walk<'a> {
@@ -29,7 +29,7 @@ pub(crate) struct Walk<'a> {
     /// reusable buffer: nothing to initialise per lookup, nothing allocated after warm-up).
     stack: &'a mut Vec<u32>,
     /// The caller's spans: rewritten on each better match (rare: usually once).
-    out: &'a mut Vec<u32>,
+    out: &'a mut Values,
     locs: &'a mut Vec<Option<CaptureLocations>>,
 }
 
@@ -38,7 +38,7 @@ impl<'a> Walk<'a> {
         path: &'a [u8],
         first_wins: bool,
         stack: &'a mut Vec<u32>,
-        out: &'a mut Vec<u32>,
+        out: &'a mut Values,
         locs: &'a mut Vec<Option<CaptureLocations>>,
     ) -> Self {
         stack.clear();
@@ -516,18 +516,18 @@ impl Flat {
         if node.direct && walk.stack.len() >= 2 * layout.len() {
             for pair in walk.stack.chunks_exact(2).take(layout.len()) {
                 if let &[s, e] = pair {
-                    walk.out.extend_from_slice(&[s, e]);
+                    walk.out.push_pair(s, e);
                 }
             }
             return;
         }
         for &slot in layout {
             let at = 2 * slot as usize;
-            let pair = match walk.stack.get(at..at + 2) {
-                Some(&[s, e]) if slot != ABSENT => [s, e],
-                _ => [NONE, NONE],
+            let (s, e) = match walk.stack.get(at..at + 2) {
+                Some(&[s, e]) if slot != ABSENT => (s, e),
+                _ => (NONE, NONE),
             };
-            walk.out.extend_from_slice(&pair);
+            walk.out.push_pair(s, e);
         }
     }
 }

@@ -8,8 +8,9 @@
 //!   `RouteError` in one place. One convention for every call.
 //! * **Hot path** (`lookup`): numbers only, so V8 inlines the call. JavaScript writes the path into a fixed
 //!   input area of this module's memory ([`Engine::input_ptr`]), calls `lookup(method_id, len)`, and reads
-//!   the parameter spans from a fixed output area ([`Engine::spans_ptr`]). Nothing is allocated on either
-//!   side. Offsets are byte offsets into the path, which JavaScript sends as ASCII (non-ASCII characters
+//!   the parameter spans where the core wrote them ([`Engine::spans_ptr`]: a fixed array inside the
+//!   engine, so nothing is copied; a copy here compiled to `memory.copy`, which V8 runs as a call into C
+//!   on every match with values). Nothing is allocated on either side. Offsets are byte offsets into the path, which JavaScript sends as ASCII (non-ASCII characters
 //!   percent-encoded first), so they are also UTF-16 indices into the string it sent.
 
 use arbor_router::{Lookup, Order, Router, RouterOptions, Spans};
@@ -20,8 +21,6 @@ mod json;
 /// Longest path the hot path accepts; longer paths take [`Engine::lookup_str`] (the framework answers 414
 /// far below this).
 const INPUT_CAPACITY: usize = 16 * 1024;
-/// Params plus captures per route are limited to 32 by the core: 64 offsets.
-const SPANS_CAPACITY: usize = 64;
 /// Added to a found route id when the match has values (route ids fit in 30 bits): JavaScript then
 /// checks whether they may need percent-decoding; a match without values (a static route) needs no
 /// check at all.
@@ -32,8 +31,8 @@ const HAS_VALUES: i32 = 1 << 30;
 pub struct Engine {
     router: Router,
     input: Box<[u8]>,
-    output: Box<[u32]>,
-    spans: Spans,
+    /// Boxed so that its address, which JavaScript keeps (`spans_ptr`), never moves.
+    spans: Box<Spans>,
 }
 
 #[wasm_bindgen]
@@ -104,9 +103,10 @@ impl Engine {
         INPUT_CAPACITY as u32
     }
 
-    /// Address of the output area: `u32` (start, end) pairs written by a successful lookup.
+    /// Address of the spans: `u32` (start, end) pairs written by a successful lookup (at most
+    /// `2 * arbor_router::MAX_VALUES` of them), at a fixed place for the engine's life.
     pub fn spans_ptr(&self) -> u32 {
-        address(self.output.as_ptr())
+        address(self.spans.as_ptr())
     }
 
     /// Hot path: looks up the first `len` bytes of the input area. Returns the route id (plus
@@ -116,13 +116,13 @@ impl Engine {
             return -1;
         };
         let found = self.router.lookup(method_id, path, &mut self.spans);
-        publish(found, &self.spans, &mut self.output)
+        answer(found, &self.spans)
     }
 
     /// Cold variant for paths longer than the input area, or not ASCII; same answer and spans.
     pub fn lookup_str(&mut self, method: &str, path: &str) -> i32 {
         let found = self.router.find(method, path, &mut self.spans);
-        publish(found, &self.spans, &mut self.output)
+        answer(found, &self.spans)
     }
 
     /// Comma-separated methods of every route matching `path`.
@@ -157,19 +157,15 @@ impl Engine {
         Engine {
             router,
             input: vec![0; INPUT_CAPACITY].into_boxed_slice(),
-            output: vec![0; SPANS_CAPACITY].into_boxed_slice(),
-            spans: Spans::new(),
+            spans: Box::new(Spans::new()),
         }
     }
 }
 
-/// Copies the spans of a match into the output area JavaScript reads, and maps the result to a number.
-fn publish(found: Lookup, spans: &Spans, output: &mut [u32]) -> i32 {
+/// The result as a number (the spans stay where JavaScript reads them).
+fn answer(found: Lookup, spans: &Spans) -> i32 {
     match found {
         Lookup::Found(id) => {
-            for (slot, value) in output.iter_mut().zip(spans.as_slice()) {
-                *slot = *value;
-            }
             let flag = if spans.is_empty() { 0 } else { HAS_VALUES };
             i32::try_from(id).map_or(-1, |id| id | flag)
         }
@@ -191,7 +187,7 @@ pub fn pattern_pieces(pattern: &str) -> Result<String, String> {
         .map_err(|error| json::route_error(&error))
 }
 
-/// The module's linear memory, for the typed-array views of the input and output areas.
+/// The module's linear memory, for the typed-array views of the input area and the spans.
 #[wasm_bindgen]
 pub fn wasm_memory() -> JsValue {
     wasm_bindgen::memory()
