@@ -184,7 +184,7 @@ function renderMemory(run: RunFile): string[] {
   const out = [
     '### Memory after registration (fresh process, `--expose-gc`, delta after gc)',
     '',
-    "JS heap used + external memory (ArrayBuffers; Arbor's WebAssembly memory shows here and/or in RSS, which is given too but is coarse). Ratio: fastest other ÷ Arbor on heap + external (> 1: Arbor smaller).",
+    "JS heap used + external memory (ArrayBuffers and Arbor's WebAssembly memory, taken as its growth on Node 26, which leaves it out of `external`; RSS is given too but is coarse). Ratio: fastest other ÷ Arbor on heap + external (> 1: Arbor smaller).",
     '',
   ];
   const rows = memTables.map(([table, byAdapter]) => {
