@@ -3,7 +3,7 @@
 //! a variant (SPEC 3.2, in `shadow`): a route all of whose variants are taken so is shadowed. Rebuilt from the patterns on the
 //! first insert after a snapshot load.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use crate::route::{Draft, Variant};
 use crate::shadow::Shapes;

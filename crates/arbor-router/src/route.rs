@@ -118,15 +118,18 @@ impl Variant {
     /// Identity of the variant's steps: equal for two variants that reach the same leaf of the tree
     /// (same static text, same matchers; parameter names and spellings such as `int` / `\d+` aside).
     pub(crate) fn key(&self) -> Vec<u8> {
-        let mut key = Vec::new();
-        for step in &self.steps {
-            let (tag, bytes) = match step {
-                Step::Lit(text) => (b'l', text.clone()),
-                Step::Dyn(spec, _) => (b'd', spec.key().into_bytes()),
-            };
+        // Written in place (no copy of each step's text): registration builds one per variant and method.
+        let mut key = Vec::with_capacity(64);
+        let mut part = |tag: u8, bytes: &[u8]| {
             key.push(tag);
             key.extend_from_slice(&u32::try_from(bytes.len()).unwrap_or(u32::MAX).to_le_bytes());
-            key.extend_from_slice(&bytes);
+            key.extend_from_slice(bytes);
+        };
+        for step in &self.steps {
+            match step {
+                Step::Lit(text) => part(b'l', text),
+                Step::Dyn(spec, _) => part(b'd', spec.key().as_bytes()),
+            }
         }
         key
     }
@@ -228,12 +231,19 @@ fn push_lit(steps: &mut Vec<Step>, bytes: &[u8]) {
 
 /// Builds the draft of a parsed pattern: compiles constraints (errors with positions), groups
 /// segment tails into segment regexes, computes the layouts and the metadata.
+/// `{name}` appended to a template (without `format!`'s machinery: one per parameter of every route).
+fn push_braced(template: &mut String, name: &str) {
+    template.push('{');
+    template.push_str(name);
+    template.push('}');
+}
+
 pub(crate) fn draft(pattern: &str, pieces: &[Piece]) -> Result<Draft, InsertError> {
-    let mut steps: Vec<Step> = Vec::new();
+    let mut steps: Vec<Step> = Vec::with_capacity(pieces.len());
     let mut params: Vec<ParamInfo> = Vec::new();
     // Byte position of each parameter in the pattern, for `DuplicateParam`.
     let mut positions: Vec<usize> = Vec::new();
-    let mut template = String::new();
+    let mut template = String::with_capacity(pattern.len() + 8);
     let mut captures = 0u32;
     let mut block_layout: Vec<u8> = Vec::new();
     let mut capture_layout: Vec<u8> = Vec::new();
@@ -271,7 +281,7 @@ pub(crate) fn draft(pattern: &str, pieces: &[Piece]) -> Result<Draft, InsertErro
                         constraint: p.constraint.as_ref().map(|c| c.source.clone()),
                     };
                     steps.push(Step::Dyn(spec, Matcher::Segment(check)));
-                    template.push_str(&format!("{{{}}}", p.name));
+                    push_braced(&mut template, &p.name);
                     params.push(param_info(p));
                     positions.push(p.position);
                     slots += 1;
@@ -295,7 +305,7 @@ pub(crate) fn draft(pattern: &str, pieces: &[Piece]) -> Result<Draft, InsertErro
                             }
                             groups.push(next_group);
                             next_group += 1 + u32::try_from(groups_inside).unwrap_or(u32::MAX - 1);
-                            template.push_str(&format!("{{{}}}", q.name));
+                            push_braced(&mut template, &q.name);
                             params.push(param_info(q));
                             positions.push(q.position);
                             slots += 1;

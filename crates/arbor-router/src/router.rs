@@ -3,7 +3,7 @@
 
 mod snapshot;
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 use std::sync::OnceLock;
 
@@ -87,7 +87,7 @@ impl Router {
             index: Some(Index::default()),
             specs: Vec::new(),
             matchers: Vec::new(),
-            matcher_ids: HashMap::new(),
+            matcher_ids: HashMap::default(),
             tree: Tree::default(),
             flat: OnceLock::new(),
         }

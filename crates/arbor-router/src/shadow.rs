@@ -4,7 +4,7 @@
 //! it must stay near-linear for tables of 10,000 routes, so candidates come from an index by literal
 //! prefix instead of a scan over every earlier route.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use crate::route::Atom;
 use crate::RouteId;

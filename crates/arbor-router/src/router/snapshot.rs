@@ -6,7 +6,7 @@
 //! Layout (little-endian): magic `ARBORRT\0`, version `u16`, reserved `u16`, payload length `u32`,
 //! FNV-1a 64 checksum of the payload `u64`, then the payload.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::sync::OnceLock;
 
 use super::{next_uid, Router};
@@ -435,7 +435,7 @@ fn read_payload(r: &mut Reader<'_>) -> Result<Router, SnapshotError> {
     let tree = Tree { nodes, roots };
     validate(&tree, &specs, &routes, methods.len())?;
     let mut matchers = Vec::with_capacity(specs.len());
-    let mut matcher_ids = HashMap::with_capacity(specs.len());
+    let mut matcher_ids = HashMap::with_capacity_and_hasher(specs.len(), Default::default());
     for (i, spec) in specs.iter().enumerate() {
         matchers.push(
             spec.compile()
