@@ -210,6 +210,8 @@ class WasmRouteEngine implements Engine, Snapshots {
   }
 
   #learnMethod(method: string): void {
+    // Known already: registration calls this for every route, and asking the engine is a crossing.
+    if (this.#methodIds.has(method)) return;
     const id = this.#wasm.method_id(method);
     if (id >= 0) this.#methodIds.set(method, id);
   }
