@@ -47,6 +47,8 @@ export interface RunFile {
     Partial<Record<Mode, Record<string, { p50: number; avg: number; rounds: number[] }>>>
   >;
   registration: Partial<Record<TableName, Record<string, number>>>;
+  /** When the registration figures were measured again, every router, after the timed run (absent: with it). */
+  registrationDate?: string;
   memory: Partial<Record<TableName, Record<string, { heapUsed: number; external: number; rss: number }>>>;
   errors: string[];
 }
