@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { Application, memoryLogger } from '../../ts/src/app/index.js';
+import { createArborServer } from '../../ts/src/http/server.js';
 import { withEngine } from './support/engine.js';
 import { listen } from './support/transport.js';
 
@@ -84,6 +85,31 @@ describe('adapters', () => {
     expect(await (await fetch(`http://127.0.0.1:${port}/mounted`)).text()).toBe('here');
     expect(await (await fetch(`http://127.0.0.1:${port}/other`)).text()).toBe('other');
     server.close();
+  });
+
+  test("run()'s server hands a request without body headers over already ended; bodies still arrive", async () => {
+    const app = new Application(withEngine());
+    app.get('/empty', (_q, res) => res.send('none'));
+    app.post('/echo', (req, res) => res.json(req.json()));
+    const ended: boolean[] = [];
+    const server = createArborServer((req, res) => {
+      ended.push(req.readableEnded);
+      app.listener(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    expect(await (await fetch(`${base}/empty`)).text()).toBe('none');
+    const echoed = await fetch(`${base}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":1}',
+    });
+    expect(await echoed.json()).toEqual({ a: 1 });
+    await server.closeGracefully();
+    // `optimizeEmptyRequests` exists from node 24.12; older versions ignore it and stream as before.
+    const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+    const optimized = major > 24 || (major === 24 && minor >= 12);
+    expect(ended).toEqual([optimized, false]);
   });
 
   test('app.fetch is a standalone function (for `export default { fetch: app.fetch }`)', async () => {

@@ -58,6 +58,11 @@ export function createArborServer(listener: RequestListener, options: ServerOpti
       headersTimeout,
       // node checks the two timeouts on this period (30 s by default): a short timeout needs a short period.
       connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(headersTimeout / 4))),
+      // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 §6.3), and the listener
+      // never touches its stream then: node (24.12+; older versions ignore the option) hands it over
+      // already ended instead of resuming, reading and closing an empty stream after the response, which
+      // is several nextTick turns and events per request.
+      optimizeEmptyRequests: true,
     },
     onRequest,
   ) as ArborServer;
