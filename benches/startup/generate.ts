@@ -101,9 +101,11 @@ export function applicationSource(root: string, routes: number): { source: strin
 /**
  * The children's client: node:http's, which the server has loaded already. `fetch` would load undici
  * into the process on its first call (~60 ms of CPU on these machines), a cost of the benchmark's client
- * that a server answering a real client never pays; it used to be counted in both modes.
+ * that a server answering a real client never pays; it used to be counted in both modes. For the same
+ * reason it is taken with `process.getBuiltinModule`, as Arbor takes it: `import … from 'node:http'`
+ * builds the module's ESM namespace, whose lazy `WebSocket` exports load undici too (~20 ms of a start).
  */
-export const HTTP_GET = `import { get as httpGet } from 'node:http';
+export const HTTP_GET = `const { get: httpGet } = process.getBuiltinModule('node:http');
 const get = (port, path) => new Promise((resolve, reject) => {
   httpGet({ host: '127.0.0.1', port, path }, (res) => {
     res.resume();
