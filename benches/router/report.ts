@@ -140,7 +140,9 @@ function header(run: RunFile): string[] {
           `- Date: ${run.date}; ${run.rounds} round(s), each router in its own process per round`,
           `- Figures: mitata's **p50** (median sample; samples batch calls when they are short) in ns, median over the rounds. mitata's avg is in the JSON beside it.`,
         ]),
-    ...(run.registrationDate ? [`- Registration measured again, every router, on ${run.registrationDate}`] : []),
+    ...(run.registrationDate
+      ? [`- Registration measured again, every router, on ${run.registrationDate}`]
+      : []),
     `- Arbor's engine: ${run.arborEngine}${run.arborError ? ` — **${run.arborError}**` : ''}`,
     `- Versions: ${Object.entries(run.versions)
       .map(([p, v]) => `${p} ${v}`)
