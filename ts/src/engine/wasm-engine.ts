@@ -3,11 +3,11 @@
  *
  * Registration and metadata cross as strings (cold path): a call that fails throws the engine's error as a
  * JSON object, which `crossing` turns into a `RouteError` (one convention for every call). Lookup crosses
- * as numbers only: the path is
- * written into a fixed input area of the module's memory, `lookup(methodId, length)` returns a route id,
- * and parameter spans are read from a fixed output area — no allocation on either side. Offsets are byte
- * offsets into an ASCII string, hence also string indices: a path with non-ASCII characters is
- * percent-encoded first (SPEC §3.1), and `matchedPath` is that encoded string.
+ * as numbers only: the path is written into a fixed input area of the module's memory,
+ * `lookup(methodId, length)` returns a route id, and parameter spans are read where the engine wrote them
+ * (a fixed array): no allocation or copy on either side. Offsets are byte offsets into an ASCII string,
+ * hence also string indices: a path with non-ASCII characters is percent-encoded first (SPEC §3.1), and
+ * `matchedPath` is that encoded string.
  */
 import { createRequire } from 'node:module';
 import { RouteError, type RouteErrorCode } from '../errors.js';
