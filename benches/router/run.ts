@@ -63,8 +63,13 @@ const resultsDir = join(ROOT, 'benches/results');
 const out = values.out ?? join(resultsDir, `router-node${major}.json`);
 
 const { adapters: all, arborError } = await loadAdapters(engine);
-const wanted = values.routers?.split(',').map((s) => s.trim().toLowerCase());
-const adapters = wanted ? all.filter((a) => wanted.some((w) => a.name.toLowerCase().includes(w))) : all;
+// Names compared on letters and digits only, so `rou3-compiled` selects `rou3 (compiled)` (it used to
+// select nothing, silently).
+const folded = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+const wanted = values.routers?.split(',').map(folded);
+const adapters = wanted ? all.filter((a) => wanted.some((w) => folded(a.name).includes(w))) : all;
+if (wanted && adapters.length === 0)
+  throw new Error(`--routers ${values.routers} selects none of: ${all.map((a) => a.name).join(', ')}`);
 if (arborError) console.warn(`warning: ${arborError}`);
 const tables = loadTables();
 const cases = buildCases(tables).filter((c) => !values.cases || c.id.includes(values.cases));
