@@ -239,11 +239,7 @@ impl Values {
     /// that many values: registration refuses it).
     #[inline(always)]
     pub(crate) fn push_pair(&mut self, start: u32, end: u32) {
-        if let Some([s, e]) = self
-            .slots
-            .get_mut(self.len..self.len + 2)
-            .and_then(|pair| <&mut [u32; 2]>::try_from(pair).ok())
-        {
+        if let Some([s, e]) = self.slots.get_mut(self.len..self.len + 2) {
             *s = start;
             *e = end;
             self.len += 2;

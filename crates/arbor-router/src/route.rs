@@ -229,8 +229,6 @@ fn push_lit(steps: &mut Vec<Step>, bytes: &[u8]) {
     }
 }
 
-/// Builds the draft of a parsed pattern: compiles constraints (errors with positions), groups
-/// segment tails into segment regexes, computes the layouts and the metadata.
 /// `{name}` appended to a template (without `format!`'s machinery: one per parameter of every route).
 fn push_braced(template: &mut String, name: &str) {
     template.push('{');
@@ -238,6 +236,8 @@ fn push_braced(template: &mut String, name: &str) {
     template.push('}');
 }
 
+/// Builds the draft of a parsed pattern: compiles constraints (errors with positions), groups
+/// segment tails into segment regexes, computes the layouts and the metadata.
 pub(crate) fn draft(pattern: &str, pieces: &[Piece]) -> Result<Draft, InsertError> {
     let mut steps: Vec<Step> = Vec::with_capacity(pieces.len());
     let mut params: Vec<ParamInfo> = Vec::new();

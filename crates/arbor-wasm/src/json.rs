@@ -62,21 +62,20 @@ fn push_int(out: &mut String, n: i64) {
     if n < 0 {
         out.push('-');
     }
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
+    // Digits from the last; 20 places hold any `u64`.
+    let mut digits = [b'0'; 20];
     let mut rest = n.unsigned_abs();
-    loop {
-        at -= 1;
-        if let Some(d) = digits.get_mut(at) {
-            // `rest % 10` is below 10: the cast cannot truncate.
-            *d = b'0' + (rest % 10) as u8;
-        }
+    let mut first = digits.len();
+    for d in digits.iter_mut().rev() {
+        // `rest % 10` is below 10: the cast cannot truncate.
+        *d = b'0' + (rest % 10) as u8;
+        first -= 1;
         rest /= 10;
-        if rest == 0 || at == 0 {
+        if rest == 0 {
             break;
         }
     }
-    for &d in digits.get(at..).unwrap_or_default() {
+    for &d in digits.get(first..).unwrap_or_default() {
         out.push(char::from(d));
     }
 }

@@ -9,9 +9,10 @@
 //! * **Hot path** (`lookup`): numbers only, so V8 inlines the call. JavaScript writes the path into a fixed
 //!   input area of this module's memory ([`Engine::input_ptr`]), calls `lookup(method_id, len)`, and reads
 //!   the parameter spans where the core wrote them ([`Engine::spans_ptr`]: a fixed array inside the
-//!   engine, so nothing is copied; a copy here compiled to `memory.copy`, which V8 runs as a call into C
-//!   on every match with values). Nothing is allocated on either side. Offsets are byte offsets into the path, which JavaScript sends as ASCII (non-ASCII characters
-//!   percent-encoded first), so they are also UTF-16 indices into the string it sent.
+//!   engine). Nothing is allocated or copied on either side: a copy of the spans compiles to
+//!   `memory.copy`, which V8 runs as a call into C. Offsets are byte offsets into the path, which
+//!   JavaScript sends as ASCII (non-ASCII characters percent-encoded first), so they are also UTF-16
+//!   indices into the string it sent.
 
 use arbor_router::{Lookup, Order, Router, RouterOptions, Spans};
 use wasm_bindgen::prelude::*;
