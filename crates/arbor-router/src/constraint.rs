@@ -1,6 +1,8 @@
 //! Parameter constraints: the shortcuts of SPEC §2, user regexes (the `regex` crate, linear time), and
 //! hand-written checks for the shortcuts so the common constraints cost a byte loop, not a regex call.
 
+use std::sync::OnceLock;
+
 use regex::bytes::{Regex, RegexBuilder};
 
 /// Compiled program size limit: large enough for any sane route, small enough that a hostile or
@@ -96,6 +98,43 @@ pub(crate) fn build_regex(source: &str) -> Result<Regex, String> {
         .map_err(|e| e.to_string())
 }
 
+/// A regex that may be compiled on first use. Registration compiles at once, because compiling is what
+/// validates the pattern; a snapshot's load defers it, because the patterns were validated when the
+/// snapshot was written, and in a fresh process the first compile is costly (V8 compiles the regex
+/// crate's code on its first run). A source that fails to compile (only a forged snapshot can hold one)
+/// matches nothing.
+#[derive(Debug, Clone)]
+pub(crate) struct LazyRegex {
+    source: String,
+    compiled: OnceLock<Option<Regex>>,
+}
+
+impl LazyRegex {
+    /// A regex already compiled from `source` (registration).
+    pub(crate) fn compiled(source: String, regex: Regex) -> Self {
+        LazyRegex {
+            source,
+            compiled: OnceLock::from(Some(regex)),
+        }
+    }
+
+    /// A regex compiled when first asked for (snapshot load).
+    pub(crate) fn deferred(source: String) -> Self {
+        LazyRegex {
+            source,
+            compiled: OnceLock::new(),
+        }
+    }
+
+    /// The compiled regex; `None` if the source does not compile.
+    #[inline]
+    pub(crate) fn get(&self) -> Option<&Regex> {
+        self.compiled
+            .get_or_init(|| build_regex(&self.source).ok())
+            .as_ref()
+    }
+}
+
 /// How a constrained parameter value is checked. The shortcuts have hand-written checks (same
 /// language as their regex on ASCII input); anything else runs the anchored regex.
 #[derive(Debug, Clone)]
@@ -107,7 +146,7 @@ pub(crate) enum Check {
     Alnum,
     Uuid,
     Date,
-    Regex(Regex),
+    Regex(LazyRegex),
 }
 
 impl Check {
@@ -115,7 +154,25 @@ impl Check {
     /// the check and the number of capture groups inside the constraint (needed when the constraint
     /// is embedded in a multi-parameter segment regex).
     pub(crate) fn compile(source: &str) -> Result<(Check, usize), String> {
-        let builtin = match source {
+        if let Some(check) = Check::builtin(source) {
+            return Ok((check, 0));
+        }
+        let anchored = format!("^(?:{source})$");
+        let regex = build_regex(&anchored)?;
+        let groups = regex.captures_len().saturating_sub(1);
+        Ok((Check::Regex(LazyRegex::compiled(anchored, regex)), groups))
+    }
+
+    /// The check of a constraint from a snapshot: a shortcut's hand-written check, or a regex compiled
+    /// on first use.
+    pub(crate) fn deferred(source: &str) -> Check {
+        Check::builtin(source)
+            .unwrap_or_else(|| Check::Regex(LazyRegex::deferred(format!("^(?:{source})$"))))
+    }
+
+    /// The hand-written check of a shortcut's regex, if the source is one.
+    fn builtin(source: &str) -> Option<Check> {
+        match source {
             r"\d+" | "[0-9]+" => Some(Check::Digits),
             r"\d{4}" | "[0-9]{4}" => Some(Check::DigitsExactly(4)),
             r"\d{2}" | "[0-9]{2}" => Some(Check::DigitsExactly(2)),
@@ -125,13 +182,7 @@ impl Check {
             "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}" => Some(Check::Uuid),
             r"\d{4}-\d{2}-\d{2}" => Some(Check::Date),
             _ => None,
-        };
-        if let Some(check) = builtin {
-            return Ok((check, 0));
         }
-        let regex = build_regex(&format!("^(?:{source})$"))?;
-        let groups = regex.captures_len().saturating_sub(1);
-        Ok((Check::Regex(regex), groups))
     }
 
     /// Whether the whole value satisfies the constraint.
@@ -162,7 +213,7 @@ impl Check {
                         _ => b.is_ascii_digit(),
                     })
             }
-            Check::Regex(regex) => regex.is_match(value),
+            Check::Regex(regex) => regex.get().is_some_and(|r| r.is_match(value)),
         }
     }
 }

@@ -363,6 +363,7 @@ impl Flat {
                     self.order_tails(matchers, walk, f, frames);
                     return None;
                 }
+                let regex = regex.get()?;
                 let end = seg_end(path, pos, f);
                 (end > pos
                     && push_groups(
@@ -376,8 +377,10 @@ impl Flat {
                 .then_some(end)
             }
             Matcher::Wildcard => walk.push(pos, path.len()).then_some(path.len()),
-            Matcher::Block { regex, captures } => {
-                push_groups(walk, child.matcher, regex, pos, path.len(), 1..=*captures)
+            Matcher::Block { regex } => {
+                let regex = regex.get()?;
+                let captures = regex.captures_len().saturating_sub(1);
+                push_groups(walk, child.matcher, regex, pos, path.len(), 1..=captures)
                     .then_some(path.len())
             }
         }
@@ -450,6 +453,9 @@ impl Flat {
         end: usize,
     ) -> bool {
         let Some(Matcher::Complex { regex, .. }) = matchers.get(node.matcher as usize) else {
+            return false;
+        };
+        let Some(regex) = regex.get() else {
             return false;
         };
         let (Some(hay), m) = (walk.path.get(pos..end), node.matcher as usize) else {

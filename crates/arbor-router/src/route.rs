@@ -1,9 +1,7 @@
 //! From parsed pieces to what the tree stores: the steps of each variant (static text and dynamic
 //! matchers), the span layout of each leaf, the route's metadata, and its shape for the shadowing check.
 
-use regex::bytes::Regex;
-
-use crate::constraint::{build_regex, Check};
+use crate::constraint::{build_regex, Check, LazyRegex};
 use crate::encode::push_encoded;
 use crate::error::InsertError;
 use crate::metadata::{ConstraintKind, ParamInfo, ParamKind, PatternPiece};
@@ -43,24 +41,22 @@ impl MatcherSpec {
         }
     }
 
-    /// Compiles the spec (used at snapshot load; insert compiles while validating).
-    pub(crate) fn compile(&self) -> Result<Matcher, String> {
-        Ok(match self {
+    /// The matcher of a spec read from a snapshot: its regexes are compiled on first use.
+    pub(crate) fn deferred(&self) -> Matcher {
+        match self {
             MatcherSpec::Segment { constraint: None } => Matcher::Segment(None),
             MatcherSpec::Segment {
                 constraint: Some(c),
-            } => Matcher::Segment(Some(Check::compile(c)?.0)),
+            } => Matcher::Segment(Some(Check::deferred(c))),
             MatcherSpec::Complex { regex, groups } => Matcher::Complex {
-                regex: build_regex(regex)?,
+                regex: LazyRegex::deferred(regex.clone()),
                 groups: groups.clone(),
             },
             MatcherSpec::Wildcard => Matcher::Wildcard,
-            MatcherSpec::Block { source } => {
-                let regex = build_regex(&format!("^(?:{source})$"))?;
-                let captures = regex.captures_len().saturating_sub(1);
-                Matcher::Block { regex, captures }
-            }
-        })
+            MatcherSpec::Block { source } => Matcher::Block {
+                regex: LazyRegex::deferred(block_regex(source)),
+            },
+        }
     }
 
     /// Order class for `Order::Specificity` (lower is tried first): constrained before unconstrained
@@ -83,9 +79,15 @@ impl MatcherSpec {
 #[derive(Debug, Clone)]
 pub(crate) enum Matcher {
     Segment(Option<Check>),
-    Complex { regex: Regex, groups: Vec<u32> },
+    Complex {
+        regex: LazyRegex,
+        groups: Vec<u32>,
+    },
     Wildcard,
-    Block { regex: Regex, captures: usize },
+    /// Every capture group of the block's regex is a value.
+    Block {
+        regex: LazyRegex,
+    },
 }
 
 /// One step along the tree.
@@ -229,6 +231,11 @@ fn push_lit(steps: &mut Vec<Step>, bytes: &[u8]) {
     }
 }
 
+/// The regex of a `{^...$}` block: the text as written, anchored on the rest of the path.
+fn block_regex(source: &str) -> String {
+    format!("^(?:{source})$")
+}
+
 /// `{name}` appended to a template (without `format!`'s machinery: one per parameter of every route).
 fn push_braced(template: &mut String, name: &str) {
     template.push('{');
@@ -332,6 +339,7 @@ pub(crate) fn draft(pattern: &str, pieces: &[Piece]) -> Result<Draft, InsertErro
                 regex.push('$');
                 let compiled = build_regex(&regex)
                     .map_err(|m| constraint_error(pattern, first_position, m))?;
+                let regex_source = regex.clone();
                 let spec = MatcherSpec::Complex {
                     regex,
                     groups: groups.clone(),
@@ -339,7 +347,7 @@ pub(crate) fn draft(pattern: &str, pieces: &[Piece]) -> Result<Draft, InsertErro
                 steps.push(Step::Dyn(
                     spec,
                     Matcher::Complex {
-                        regex: compiled,
+                        regex: LazyRegex::compiled(regex_source, compiled),
                         groups,
                     },
                 ));
@@ -362,8 +370,9 @@ pub(crate) fn draft(pattern: &str, pieces: &[Piece]) -> Result<Draft, InsertErro
                 i += 1;
             }
             Piece::Regex { source, position } => {
-                let regex = build_regex(&format!("^(?:{source})$"))
-                    .map_err(|m| constraint_error(pattern, *position, m))?;
+                let anchored = block_regex(source);
+                let regex =
+                    build_regex(&anchored).map_err(|m| constraint_error(pattern, *position, m))?;
                 let count = regex.captures_len().saturating_sub(1);
                 for (group, name) in regex.capture_names().enumerate().skip(1) {
                     let slot = u8::try_from(slots + group - 1).unwrap_or(ABSENT);
@@ -399,8 +408,7 @@ pub(crate) fn draft(pattern: &str, pieces: &[Piece]) -> Result<Draft, InsertErro
                         source: source.clone(),
                     },
                     Matcher::Block {
-                        regex,
-                        captures: count,
+                        regex: LazyRegex::compiled(anchored, regex),
                     },
                 ));
                 i += 1;

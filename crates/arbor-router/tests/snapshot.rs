@@ -217,3 +217,37 @@ fn forged_payloads_with_a_valid_checksum_never_panic() {
     // Some flips land in strings (names, templates) and still load: they were exercised too.
     assert!(loaded > 0);
 }
+
+#[test]
+fn a_forged_regex_that_does_not_compile_matches_nothing() {
+    // Regexes are compiled on first use after a load, so a source that does not compile cannot be
+    // refused at load; a valid snapshot never holds one (registration compiled it), and a forged one
+    // only loses the routes that need it.
+    let router = sample(Order::Definition);
+    let mut bytes = router.serialize();
+    let (good, bad) = (b"jpg|png", b"jpg(png");
+    let mut forged = 0;
+    for at in 24..bytes.len() - good.len() {
+        if &bytes[at..at + good.len()] == good {
+            bytes[at..at + good.len()].copy_from_slice(bad);
+            forged += 1;
+        }
+    }
+    assert!(forged > 0);
+    let sum = checksum(&bytes[24..]);
+    bytes[16..24].copy_from_slice(&sum.to_le_bytes());
+    let loaded = Router::deserialize(&bytes).unwrap();
+    let mut spans = Spans::new();
+    assert_eq!(
+        loaded.find("GET", "/files/a-b.png", &mut spans),
+        Lookup::NotFound
+    );
+    // Route 5 is the one with the forged regex; every other answer is unchanged.
+    for (before, after) in answers(&router).into_iter().zip(answers(&loaded)) {
+        if before.0 == Lookup::Found(5) {
+            assert_ne!(after.0, Lookup::Found(5));
+        } else {
+            assert_eq!(before, after);
+        }
+    }
+}

@@ -1,7 +1,9 @@
 //! Binary snapshot of a router (`route:cache`): the parsed and built tree, the matcher sources, the
 //! metadata and the flattened tree (`flat.rs`), so a load skips parsing, conflict and shadowing checks,
-//! tree building and flattening. Regexes are recompiled at load. Loading never panics: every count,
-//! index and string is checked.
+//! tree building and flattening. Regexes are compiled on first use, not at load (a start that answers
+//! its first requests before every constrained route is asked for never compiles most of them; a
+//! source that does not compile, which only a forged snapshot can hold, matches nothing). Loading
+//! never panics: every count, index and string is checked.
 //!
 //! Layout (little-endian): magic `ARBORRT\0`, version `u16`, reserved `u16`, payload length `u32`,
 //! FNV-1a 64 checksum of the payload `u64`, then the payload.
@@ -437,10 +439,7 @@ fn read_payload(r: &mut Reader<'_>) -> Result<Router, SnapshotError> {
     let mut matchers = Vec::with_capacity(specs.len());
     let mut matcher_ids = HashMap::with_capacity_and_hasher(specs.len(), Default::default());
     for (i, spec) in specs.iter().enumerate() {
-        matchers.push(
-            spec.compile()
-                .map_err(|e| corrupt(&format!("matcher {i}: {e}")))?,
-        );
+        matchers.push(spec.deferred());
         if matcher_ids
             .insert(spec.key(), u32::try_from(i).unwrap_or(NONE))
             .is_some()
