@@ -43,11 +43,13 @@ pub struct Router {
     methods: Vec<String>,
     routes: Vec<RouteInfo>,
     /// Conflict and shadowing index of the registered routes. Rebuilt from the patterns on the first
-    /// insert after a snapshot load (`None` until then).
+    /// insert after a snapshot load (`None` until then), with `tree`.
     index: Option<Index>,
     specs: Vec<MatcherSpec>,
     matchers: Vec<Matcher>,
     matcher_ids: HashMap<String, u32>,
+    /// What registration builds and flattening reads; empty after a snapshot load until the first
+    /// insert (see `ensure_registration_state`).
     tree: Tree,
     /// The flattened tree, built on the first lookup after a change.
     flat: OnceLock<Flat>,
@@ -150,7 +152,7 @@ impl Router {
             })?;
 
         // Conflicts first, so a refused route leaves the router untouched.
-        self.ensure_index();
+        self.ensure_registration_state();
         let existing: Vec<(&str, u32)> = wanted
             .iter()
             .filter_map(|&m| Some((m, self.method_id(m)?)))
@@ -199,28 +201,7 @@ impl Router {
             None
         };
 
-        let rank = tree::rank_of(id, draft.is_static);
-        for &m in &wanted {
-            let method = self.intern_method(m);
-            for variant in &draft.variants {
-                let ids: Vec<Option<u32>> = variant
-                    .steps
-                    .iter()
-                    .map(|s| match s {
-                        Step::Lit(_) => None,
-                        Step::Dyn(spec, matcher) => Some(self.intern_matcher(spec, matcher)),
-                    })
-                    .collect();
-                if let Some(keys) = tree::keys(&variant.steps, &ids) {
-                    let leaf = Leaf {
-                        route: id,
-                        rank,
-                        layout: variant.layout.clone(),
-                    };
-                    self.tree.insert(method, &keys, leaf);
-                }
-            }
-        }
+        self.add_to_tree(id, &wanted, &draft);
         let method_ids: Vec<u32> = wanted.iter().filter_map(|m| self.method_id(m)).collect();
         if let Some(index) = self.index.as_mut() {
             index.add(id, &method_ids, &draft);
@@ -266,24 +247,58 @@ impl Router {
         id
     }
 
-    /// Builds the conflict and shadowing index from the registered patterns when it is missing
-    /// (after a snapshot load). A pattern that no longer parses, which a valid snapshot cannot hold,
-    /// is left out (it then conflicts with and shadows nothing).
-    fn ensure_index(&mut self) {
+    /// Adds the leaves of route `id`'s variants, for each of its methods, to the tree.
+    fn add_to_tree(&mut self, id: RouteId, methods: &[&str], draft: &route::Draft) {
+        let rank = tree::rank_of(id, draft.is_static);
+        for &m in methods {
+            let method = self.intern_method(m);
+            for variant in &draft.variants {
+                let ids: Vec<Option<u32>> = variant
+                    .steps
+                    .iter()
+                    .map(|s| match s {
+                        Step::Lit(_) => None,
+                        Step::Dyn(spec, matcher) => Some(self.intern_matcher(spec, matcher)),
+                    })
+                    .collect();
+                if let Some(keys) = tree::keys(&variant.steps, &ids) {
+                    let leaf = Leaf {
+                        route: id,
+                        rank,
+                        layout: variant.layout.clone(),
+                    };
+                    self.tree.insert(method, &keys, leaf);
+                }
+            }
+        }
+    }
+
+    /// Builds what only registration needs when it is missing, after a snapshot load (which stores
+    /// the flattened tree the lookup uses, not these): the conflict and shadowing index, and the tree
+    /// that flattening starts from. Both come from the registered patterns, in registration order,
+    /// so the tree is the one registration built. A pattern that no longer parses, which a valid
+    /// snapshot cannot hold, is left out (it then conflicts with, shadows and matches nothing once
+    /// the tree is flattened again).
+    fn ensure_registration_state(&mut self) {
         if self.index.is_some() {
             return;
         }
         let mut index = Index::default();
-        for r in &self.routes {
+        self.tree = Tree::default();
+        let routes = std::mem::take(&mut self.routes);
+        for r in &routes {
             let Some(draft) = pattern::parse(&r.pattern)
                 .ok()
                 .and_then(|pieces| route::draft(&r.pattern, &pieces).ok())
             else {
                 continue;
             };
-            let methods: Vec<u32> = r.methods.iter().filter_map(|m| self.method_id(m)).collect();
-            index.add(r.id, &methods, &draft);
+            let methods: Vec<&str> = r.methods.iter().map(String::as_str).collect();
+            self.add_to_tree(r.id, &methods, &draft);
+            let method_ids: Vec<u32> = methods.iter().filter_map(|m| self.method_id(m)).collect();
+            index.add(r.id, &method_ids, &draft);
         }
+        self.routes = routes;
         self.index = Some(index);
     }
 

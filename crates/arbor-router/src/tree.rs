@@ -209,7 +209,7 @@ impl Tree {
     }
 
     /// Nodes reachable from the roots, parents before children, each exactly once; `None` when the
-    /// arena is not a forest (a node reached twice: only possible in a corrupt snapshot).
+    /// arena is not a forest (a node reached twice, which `insert` never builds).
     pub(crate) fn topological(&self) -> Option<Vec<u32>> {
         let mut seen = vec![false; self.nodes.len()];
         let mut order = Vec::with_capacity(self.nodes.len());

@@ -145,7 +145,7 @@ fn foreign_bytes_and_versions() {
         err,
         SnapshotError::UnsupportedVersion {
             found: 99,
-            supported: 4
+            supported: 5
         }
     );
     assert_eq!(err.code(), "SNAPSHOT_VERSION");
@@ -249,5 +249,28 @@ fn a_forged_regex_that_does_not_compile_matches_nothing() {
         } else {
             assert_eq!(before, after);
         }
+    }
+}
+
+#[test]
+fn the_first_insert_after_a_load_rebuilds_the_tree_registration_built() {
+    // A snapshot stores the flattened tree only; the first insert rebuilds the registration tree from
+    // the patterns. It must be the same tree: the two routers, given the same new routes, serialize
+    // to the same bytes and answer alike.
+    for order in [Order::Definition, Order::Specificity] {
+        let mut original = sample(order);
+        let mut loaded = Router::deserialize(&original.serialize()).unwrap();
+        for (methods, pattern) in [
+            (&["GET"][..], "/users/:id/posts/:post?"),
+            (&["PATCH", "GET"][..], "/search/:q/x"),
+            (&["GET"][..], "/static/deep/*"),
+        ] {
+            assert_eq!(
+                loaded.insert(methods, pattern).unwrap(),
+                original.insert(methods, pattern).unwrap()
+            );
+        }
+        assert_eq!(loaded.serialize(), original.serialize());
+        assert_eq!(answers(&loaded), answers(&original));
     }
 }

@@ -1,6 +1,7 @@
-//! Binary snapshot of a router (`route:cache`): the parsed and built tree, the matcher sources, the
-//! metadata and the flattened tree (`flat.rs`), so a load skips parsing, conflict and shadowing checks,
-//! tree building and flattening. Regexes are compiled on first use, not at load (a start that answers
+//! Binary snapshot of a router (`route:cache`): the matcher sources, the metadata and the flattened
+//! tree (`flat.rs`), so a load skips parsing, conflict and shadowing checks, tree building and
+//! flattening. What only registration needs (the tree it builds, the conflict index) is not stored:
+//! the first insert into a loaded router rebuilds both from the patterns. Regexes are compiled on first use, not at load (a start that answers
 //! its first requests before every constrained route is asked for never compiles most of them; a
 //! source that does not compile, which only a forged snapshot can hold, matches nothing). Loading
 //! never panics: every count, index and string is checked.
@@ -14,17 +15,16 @@ use std::sync::OnceLock;
 use super::{next_uid, Router};
 use crate::error::SnapshotError;
 use crate::metadata::{ConstraintKind, ParamInfo, ParamKind, PatternPiece, RouteInfo};
-use crate::pattern::MAX_PATTERN_LEN;
-use crate::route::{MatcherSpec, ABSENT};
-use crate::tree::{BNode, Leaf, Tree};
-use crate::{Order, RouterOptions, MAX_VALUES, NONE};
+use crate::route::MatcherSpec;
+use crate::tree::Tree;
+use crate::{Order, RouterOptions, NONE};
 
 const MAGIC: &[u8; 8] = b"ARBORRT\0";
 mod flat;
 
 /// Format version written and read by this build (2: routes carry their pattern pieces; 3: the
 /// flattened tree follows the routes; 4: the checksum reads eight bytes a step).
-pub(crate) const VERSION: u16 = 4;
+pub(crate) const VERSION: u16 = 5;
 const HEADER: usize = 8 + 2 + 2 + 4 + 8;
 
 /// FNV-1a over little-endian 64-bit words (the last, short one zero-padded), then the length. A byte at
@@ -217,23 +217,6 @@ fn write_payload(router: &Router, w: &mut Writer) {
             }
         }
     }
-    w.len(router.tree.nodes.len());
-    for node in &router.tree.nodes {
-        w.bytes(&node.label);
-        w.u32(node.matcher.unwrap_or(NONE));
-        w.u32s(&node.statics);
-        w.u32s(&node.dynamics);
-        match &node.leaf {
-            Some(leaf) => {
-                w.u8(1);
-                w.u32(leaf.route);
-                w.u32(leaf.rank);
-                w.bytes(&leaf.layout);
-            }
-            None => w.u8(0),
-        }
-    }
-    w.u32s(&router.tree.roots);
     w.len(router.routes.len());
     for r in &router.routes {
         w.len(r.methods.len());
@@ -352,35 +335,6 @@ fn read_payload(r: &mut Reader<'_>) -> Result<Router, SnapshotError> {
         });
     }
 
-    let n = r.count(17)?;
-    let mut nodes = Vec::with_capacity(n);
-    for _ in 0..n {
-        let label = r.bytes()?;
-        let matcher = match r.u32()? {
-            NONE => None,
-            m => Some(m),
-        };
-        let statics = r.u32s()?;
-        let dynamics = r.u32s()?;
-        let leaf = match r.u8()? {
-            0 => None,
-            1 => Some(Leaf {
-                route: r.u32()?,
-                rank: r.u32()?,
-                layout: r.bytes()?,
-            }),
-            _ => return Err(corrupt("invalid leaf tag")),
-        };
-        nodes.push(BNode {
-            label,
-            matcher,
-            statics,
-            dynamics,
-            leaf,
-        });
-    }
-    let roots = r.u32s()?;
-
     let n = r.count(20)?;
     let mut routes = Vec::with_capacity(n);
     for id in 0..n {
@@ -434,8 +388,6 @@ fn read_payload(r: &mut Reader<'_>) -> Result<Router, SnapshotError> {
         return Err(corrupt("trailing bytes after the payload"));
     }
 
-    let tree = Tree { nodes, roots };
-    validate(&tree, &specs, &routes, methods.len())?;
     let mut matchers = Vec::with_capacity(specs.len());
     let mut matcher_ids = HashMap::with_capacity_and_hasher(specs.len(), Default::default());
     for (i, spec) in specs.iter().enumerate() {
@@ -459,71 +411,9 @@ fn read_payload(r: &mut Reader<'_>) -> Result<Router, SnapshotError> {
         specs,
         matchers,
         matcher_ids,
-        tree,
+        tree: Tree::default(),
         flat: OnceLock::from(flat),
     })
-}
-
-/// Index and shape checks, so that a forged snapshot cannot make the lookup loop, recurse deeper
-/// than a real tree can, or write spans inconsistent with the route metadata.
-fn validate(
-    tree: &Tree,
-    specs: &[MatcherSpec],
-    routes: &[RouteInfo],
-    n_methods: usize,
-) -> Result<(), SnapshotError> {
-    if tree.roots.len() > n_methods {
-        return Err(corrupt("more roots than methods"));
-    }
-    let order = tree
-        .topological()
-        .ok_or_else(|| corrupt("the tree is not a forest"))?;
-    let mut depth = vec![0usize; tree.nodes.len()];
-    for idx in order {
-        let node = tree
-            .nodes
-            .get(idx as usize)
-            .ok_or_else(|| corrupt("node index"))?;
-        let d = depth.get(idx as usize).copied().unwrap_or(0);
-        if d > MAX_PATTERN_LEN + 8 {
-            return Err(corrupt("tree too deep"));
-        }
-        if node.matcher.is_some_and(|m| m as usize >= specs.len()) {
-            return Err(corrupt("matcher index out of range"));
-        }
-        if node.statics.iter().any(|&c| {
-            tree.nodes
-                .get(c as usize)
-                .is_none_or(|n| n.label.is_empty() || n.matcher.is_some())
-        }) || node.dynamics.iter().any(|&c| {
-            tree.nodes
-                .get(c as usize)
-                .is_none_or(|n| n.matcher.is_none())
-        }) {
-            return Err(corrupt("invalid child"));
-        }
-        for &c in node.statics.iter().chain(&node.dynamics) {
-            if let Some(slot) = depth.get_mut(c as usize) {
-                *slot = d + 1;
-            }
-        }
-        if let Some(leaf) = &node.leaf {
-            let route = routes
-                .get(leaf.route as usize)
-                .ok_or_else(|| corrupt("leaf route out of range"))?;
-            let values = route.params.len() + route.captures as usize;
-            if leaf.layout.len() != values
-                || values > MAX_VALUES
-                || leaf
-                    .layout
-                    .iter()
-                    .any(|&s| s != ABSENT && s as usize >= MAX_VALUES)
-            {
-                return Err(corrupt("leaf layout inconsistent with its route"));
-            }
-        }
-    }
-    Ok(())
 }
 
 impl Router {
