@@ -4,7 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fingerprint, type RouteKey, tableOptions } from '../../ts/src/cache/fingerprint.js';
-import { CacheFormatError, decodeCache, encodeCache, parseSection } from '../../ts/src/cache/format.js';
+import {
+  CacheFormatError,
+  decodeCache,
+  decodeCacheStart,
+  encodeCache,
+  parseSection,
+} from '../../ts/src/cache/format.js';
 
 const meta = {
   arborVersion: '0.1.0',
@@ -26,7 +32,7 @@ describe('cache file format', () => {
   it('round-trips the header and the three sections', () => {
     const decoded = decodeCache(file);
     expect(decoded.header).toMatchObject({
-      format: 1,
+      format: 2,
       ...meta,
       routeCount: 1,
       sections: [5, expect.any(Number), expect.any(Number)],
@@ -36,24 +42,35 @@ describe('cache file format', () => {
     expect(parseSection(decoded.annotations)).toEqual(contents.annotations);
   });
 
-  const reason = (bytes: Uint8Array): string => {
+  const reason = (decode: () => unknown): string => {
     try {
-      decodeCache(bytes);
+      decode();
       return 'ok';
     } catch (error) {
       return error instanceof CacheFormatError ? `${error.reason}: ${error.message}` : `other: ${error}`;
     }
   };
+  /** What a start sees: the header and the snapshot, read through the same kind of reader it uses. */
+  const start = (bytes: Buffer) => () =>
+    decodeCacheStart(
+      (position, length) => bytes.subarray(position, Math.min(bytes.length, position + length)),
+      bytes.length,
+    );
   const altered = (change: (b: Buffer) => void): Buffer => {
     const copy = Buffer.from(file);
     change(copy);
     return copy;
   };
+  const sectionStart = (b: Buffer, section: number): number => {
+    const headerLength = b.readUInt32LE(12);
+    const { sections } = decodeCache(file).header;
+    return 16 + headerLength + sections.slice(0, section).reduce((sum, n) => sum + n, 0);
+  };
 
   it.each([
     ['empty', Buffer.alloc(0), /^corrupt: .*magic/],
     ['other magic', altered((b) => b.write('XXXX', 0, 'latin1')), /^corrupt: .*magic/],
-    ['other format version', altered((b) => b.writeUInt32LE(2, 8)), /^version: cache format 2/],
+    ['other format version', altered((b) => b.writeUInt32LE(3, 8)), /^version: cache format 3/],
     [
       'header length past the end',
       altered((b) => b.writeUInt32LE(1 << 30, 12)),
@@ -62,16 +79,34 @@ describe('cache file format', () => {
     ['truncated sections', file.subarray(0, file.length - 3), /^corrupt: size mismatch/],
     [
       'a byte of the snapshot changed',
-      altered((b) => b.writeUInt8(9, 16 + b.readUInt32LE(12))),
-      /^corrupt: checksum/,
+      altered((b) => b.writeUInt8(9, sectionStart(b, 0))),
+      /^corrupt: checksum mismatch \(snapshot\)/,
     ],
     ['bytes appended', Buffer.concat([file, Buffer.from('x')]), /^corrupt: size mismatch/],
-  ])('%s is detected', (_what, bytes, expected) => {
-    expect(reason(bytes)).toMatch(expected);
+  ])('%s is detected, by a full read and by a start', (_what, bytes, expected) => {
+    expect(reason(() => decodeCache(bytes))).toMatch(expected);
+    expect(reason(start(bytes))).toMatch(expected);
   });
 
-  it('the check can pass (the table above is not vacuous)', () => {
-    expect(reason(file)).toBe('ok');
+  it.each([
+    [1, /^corrupt: checksum mismatch \(route list\)/],
+    [2, /^corrupt: checksum mismatch \(annotations\)/],
+  ])(
+    'a byte of section %i changed is detected by a full read; a start does not read it',
+    (section, expected) => {
+      const bytes = altered((b) =>
+        b.writeUInt8(b[sectionStart(b, section)] === 32 ? 33 : 32, sectionStart(b, section)),
+      );
+      expect(reason(() => decodeCache(bytes))).toMatch(expected);
+      expect(reason(start(bytes))).toBe('ok');
+    },
+  );
+
+  it('the checks can pass (the tables above are not vacuous)', () => {
+    expect(reason(() => decodeCache(file))).toBe('ok');
+    const { header, snapshot } = start(file)();
+    expect(header.routeCount).toBe(1);
+    expect([...snapshot]).toEqual([1, 2, 3, 4, 5]);
   });
 });
 

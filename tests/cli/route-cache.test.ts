@@ -52,7 +52,7 @@ describe('route:cache and start-up', () => {
 
   it('writes one file at the documented default location, with magic bytes and format version', () => {
     expect(pristine.subarray(0, 8).toString('latin1')).toBe('ARBORRC\n');
-    expect(pristine.readUInt32LE(8)).toBe(1);
+    expect(pristine.readUInt32LE(8)).toBe(2);
   });
 
   it('a start with a matching cache uses it and routes like a compiled start', async () => {
@@ -104,7 +104,10 @@ describe('route:cache and start-up', () => {
       'altered snapshot bytes',
       (b: Buffer) => b.fill(0x5a, 16 + b.readUInt32LE(12) + 40, 16 + b.readUInt32LE(12) + 48),
     ],
-    ['altered annotation bytes', (b: Buffer) => b.fill(0x20, b.length - 40, b.length - 30)],
+    [
+      'altered snapshot bytes',
+      (b: Buffer) => b.fill(0x20, 16 + b.readUInt32LE(12) + 40, 16 + b.readUInt32LE(12) + 50),
+    ],
     ['a truncated file', (b: Buffer) => b.subarray(0, b.length >> 1)],
     ['garbage', () => Buffer.from('not a cache at all')],
     ['an empty file', () => Buffer.alloc(0)],
@@ -113,6 +116,21 @@ describe('route:cache and start-up', () => {
     expect(probe.cached).toBe(false);
     expect(countWarnings(probe.stderr, 'ARBOR_ROUTE_CACHE_CORRUPT')).toBe(1);
     expect(statuses(probe)).toEqual(EXPECTED);
+  });
+
+  it('a corrupt annotations section is found when they are first read: warned once, the docs come from the sources', async () => {
+    // A start reads only the header and the snapshot (so its routes still come from the cache); the
+    // annotations section is read, and checked, when first asked for.
+    const corrupt = Buffer.from(pristine).fill(0x20, pristine.length - 40, pristine.length - 30);
+    const docs: [string, string] = ['GET', '/api/docs.json'];
+    const fromSources = await demo.probe([docs], { ARBOR_ROUTE_CACHE: 'off' });
+    const probe = await demo.probe([...REQUESTS, docs, docs], ownCache(corrupt));
+    expect(probe.cached).toBe(false); // no annotations from the cache
+    expect(countWarnings(probe.stderr, 'ARBOR_ROUTE_CACHE_CORRUPT')).toBe(1);
+    expect(probe.stderr).toContain('checksum mismatch (annotations)');
+    expect(statuses(probe).slice(0, REQUESTS.length)).toEqual(EXPECTED);
+    const served = probe.responses.slice(REQUESTS.length).map((r) => JSON.parse(r.body));
+    expect(served).toEqual([0, 1].map(() => JSON.parse(fromSources.responses[0]?.body ?? '')));
   });
 
   it('a cache in another format version warns (VERSION, not CORRUPT) and serves the compiled routes', async () => {

@@ -10,7 +10,7 @@
  * corrupt, another format or Arbor version — warns once and returns `null`: the application compiles the
  * routes it was given. Stale routes are never served.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import type { RouteShape } from '../engine/engine.js';
 import type { AnnotationSet } from '../openapi/types.js';
 import { Router } from '../router.js';
@@ -18,8 +18,9 @@ import { ExpectedRoutes } from './expected.js';
 import { fingerprint, type RouteKey, type TableOptions } from './fingerprint.js';
 import {
   CacheFormatError,
-  type DecodedCache,
+  type DecodedCacheStart,
   decodeCache,
+  decodeCacheStart,
   parseSection,
   type RegistrationIndex,
 } from './format.js';
@@ -61,7 +62,7 @@ export class RouteCacheBoot {
   readonly #env: NodeJS.ProcessEnv;
   #file: string | null = null;
   /** The file as read for {@link expected}, kept until {@link load} (so a start reads it once). */
-  #read: { cache: DecodedCache } | { error: unknown } | null = null;
+  #read: { cache: DecodedCacheStart } | { error: unknown } | null = null;
   #expected: ExpectedRoutes | null | undefined;
 
   private constructor(configured: string | true, env: NodeJS.ProcessEnv) {
@@ -189,10 +190,10 @@ export class RouteCacheBoot {
   }
 
   /** The file, read and checked once (by {@link expected} or {@link load}, whichever comes first). */
-  #readFile(): { cache: DecodedCache } | { error: unknown } {
+  #readFile(): { cache: DecodedCacheStart } | { error: unknown } {
     if (this.#read === null) {
       try {
-        this.#read = { cache: decodeCache(readFileSync(this.file)) };
+        this.#read = { cache: readStart(this.file) };
       } catch (error) {
         this.#read = { error };
       }
@@ -201,16 +202,40 @@ export class RouteCacheBoot {
   }
 
   /** The annotations section, if the file still holds the cache this router came from; else `null` (the
-   * exporter then reads the sources). */
+   * exporter then reads the sources). A start checked only the header and the snapshot, so this is where a
+   * corrupt annotations section is found: warned about like any corrupt cache. */
   #annotations(fingerprint: string): AnnotationSet | null {
     try {
       const cache = decodeCache(readFileSync(this.file));
       return cache.header.fingerprint === fingerprint
         ? parseSection<AnnotationSet | null>(cache.annotations)
         : null;
-    } catch {
+    } catch (error) {
+      if (error instanceof CacheFormatError && error.reason === 'corrupt')
+        warnOnce('ARBOR_ROUTE_CACHE_CORRUPT', this.file, `cannot be read (${error.message})`);
       return null;
     }
+  }
+}
+
+/** The header and the snapshot of the cache file, the rest of it left unread (see `decodeCacheStart`). */
+function readStart(file: string): DecodedCacheStart {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const read = (position: number, length: number): Buffer => {
+      const buffer = Buffer.allocUnsafe(Math.max(0, Math.min(length, size - position)));
+      let done = 0;
+      while (done < buffer.length) {
+        const n = readSync(fd, buffer, done, buffer.length - done, position + done);
+        if (n === 0) break; // the file shrank while being read: the checks see a short section
+        done += n;
+      }
+      return buffer.subarray(0, done);
+    };
+    return decodeCacheStart(read, size);
+  } finally {
+    closeSync(fd);
   }
 }
 

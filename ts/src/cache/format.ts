@@ -10,17 +10,18 @@
  *     16+H    …     three sections back to back: the engine snapshot (`router.snapshot()` bytes), the route
  *                   list (UTF-8 JSON, {@link CachedRoute}[]), the annotations (UTF-8 JSON, `AnnotationSet`)
  *
- * The header carries each section's length and a CRC-32 of all of them, so a truncated or altered file is
- * detected before anything is trusted. The format version is read before the header: a file from another
- * format is reported as such, not as corrupt. Only the snapshot is needed to start; the route list and the
- * annotations are decoded on demand (the docs routes, tooling).
+ * The header carries each section's length and CRC-32, so a truncated or altered file is detected before
+ * anything in it is trusted. The format version is read before the header: a file from another format is
+ * reported as such, not as corrupt. Only the header and the snapshot are needed to start, and a start reads
+ * only them ({@link decodeCacheStart}: the other two sections are more than a third of a large file); the
+ * route list and the annotations are read and checked when asked for (the docs routes, tooling).
  */
 import { crc32 } from 'node:zlib';
 import type { AnnotationSet } from '../openapi/types.js';
 import type { TableOptions } from './fingerprint.js';
 
 const MAGIC = Buffer.from('ARBORRC\n', 'latin1');
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
 const PREAMBLE = MAGIC.length + 8;
 
 /** One route as the cache lists it (what `route:list` shows, minus what only a live process knows). */
@@ -43,8 +44,8 @@ export interface CacheHeader {
   createdAt: string;
   /** Byte lengths of the snapshot, route list and annotations sections, in file order. */
   sections: [number, number, number];
-  /** CRC-32 of the three sections. */
-  crc32: number;
+  /** CRC-32 of each section, in file order. */
+  crc32: [number, number, number];
   /**
    * The routes in registration order and their call sites, compactly, for a start to check registrations
    * against as they happen (see `expected.ts`). Absent from caches written before it was stored.
@@ -96,7 +97,7 @@ export function encodeCache(
     ...meta,
     routeCount: contents.routes.length,
     sections: [sections[0].length, sections[1].length, sections[2].length],
-    crc32: crc32(body),
+    crc32: [crc32(sections[0]), crc32(sections[1]), crc32(sections[2])],
   };
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
   const preamble = Buffer.alloc(PREAMBLE);
@@ -122,47 +123,88 @@ export function parseSection<T>(section: Buffer): T {
 
 export function decodeCache(file: Uint8Array): DecodedCache {
   const bytes = Buffer.from(file.buffer, file.byteOffset, file.byteLength);
-  if (bytes.length < PREAMBLE || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) {
+  const { header, bodyStart } = decodeHeader(bytes.subarray(0, PREAMBLE), (length) =>
+    bytes.subarray(PREAMBLE, PREAMBLE + length),
+  );
+  checkSize(header, bodyStart, bytes.length);
+  const [snapshotLength, routesLength] = header.sections;
+  const body = bytes.subarray(bodyStart);
+  const sections = [
+    body.subarray(0, snapshotLength),
+    body.subarray(snapshotLength, snapshotLength + routesLength),
+    body.subarray(snapshotLength + routesLength),
+  ] as const;
+  for (const [i, section] of sections.entries()) checkSection(header, i, section);
+  return { header, snapshot: sections[0], routes: sections[1], annotations: sections[2] };
+}
+
+/** What a start reads of a cache file: the header and the snapshot. */
+export interface DecodedCacheStart {
+  header: CacheHeader;
+  snapshot: Uint8Array;
+}
+
+/**
+ * The header and the snapshot of a cache file of `size` bytes, checked like {@link decodeCache} checks them
+ * (the file's size included, so a truncated file is still refused), reading nothing else: `read(position,
+ * length)` gives those bytes of the file (fewer at its end).
+ */
+export function decodeCacheStart(
+  read: (position: number, length: number) => Buffer,
+  size: number,
+): DecodedCacheStart {
+  const { header, bodyStart } = decodeHeader(read(0, PREAMBLE), (length) => read(PREAMBLE, length));
+  checkSize(header, bodyStart, size);
+  const snapshot = read(bodyStart, header.sections[0]);
+  checkSection(header, 0, snapshot);
+  return { header, snapshot };
+}
+
+/** The header, from the preamble and a reader of the `length` bytes that follow it. */
+function decodeHeader(
+  preamble: Buffer,
+  readHeader: (length: number) => Buffer,
+): { header: CacheHeader; bodyStart: number } {
+  if (preamble.length < PREAMBLE || !preamble.subarray(0, MAGIC.length).equals(MAGIC)) {
     throw new CacheFormatError('corrupt', 'not an Arbor route cache (bad magic bytes)');
   }
-  const format = bytes.readUInt32LE(MAGIC.length);
+  const format = preamble.readUInt32LE(MAGIC.length);
   if (format !== FORMAT_VERSION) {
     throw new CacheFormatError(
       'version',
       `cache format ${format}, this Arbor reads format ${FORMAT_VERSION}`,
     );
   }
-  const headerLength = bytes.readUInt32LE(MAGIC.length + 4);
-  const bodyStart = PREAMBLE + headerLength;
-  if (bodyStart > bytes.length) throw new CacheFormatError('corrupt', 'truncated header');
+  const headerLength = preamble.readUInt32LE(MAGIC.length + 4);
+  const headerBytes = readHeader(headerLength);
+  if (headerBytes.length < headerLength) throw new CacheFormatError('corrupt', 'truncated header');
   let header: CacheHeader;
   try {
-    header = JSON.parse(bytes.toString('utf8', PREAMBLE, bodyStart)) as CacheHeader;
+    header = JSON.parse(headerBytes.toString('utf8')) as CacheHeader;
   } catch {
     throw new CacheFormatError('corrupt', 'unreadable header');
   }
-  const sections = header.sections;
-  if (
-    !Array.isArray(sections) ||
-    sections.length !== 3 ||
-    !sections.every((n) => Number.isInteger(n) && n >= 0)
-  ) {
+  const counts = (list: unknown): boolean =>
+    Array.isArray(list) && list.length === 3 && list.every((n) => Number.isInteger(n) && n >= 0);
+  if (header === null || typeof header !== 'object' || !counts(header.sections) || !counts(header.crc32)) {
     throw new CacheFormatError('corrupt', 'malformed header');
   }
-  const [snapshotLength, routesLength, annotationsLength] = sections;
-  const body = bytes.subarray(bodyStart);
-  const expected = snapshotLength + routesLength + annotationsLength;
-  if (body.length !== expected) {
+  return { header, bodyStart: PREAMBLE + headerLength };
+}
+
+function checkSize(header: CacheHeader, bodyStart: number, size: number): void {
+  const expected = header.sections.reduce((sum, n) => sum + n, 0);
+  if (size - bodyStart !== expected) {
     throw new CacheFormatError(
       'corrupt',
-      `size mismatch (${body.length} bytes of sections, header says ${expected})`,
+      `size mismatch (${size - bodyStart} bytes of sections, header says ${expected})`,
     );
   }
-  if (crc32(body) !== header.crc32) throw new CacheFormatError('corrupt', 'checksum mismatch');
-  return {
-    header,
-    snapshot: body.subarray(0, snapshotLength),
-    routes: body.subarray(snapshotLength, snapshotLength + routesLength),
-    annotations: body.subarray(snapshotLength + routesLength),
-  };
+}
+
+const SECTION_NAMES = ['snapshot', 'route list', 'annotations'] as const;
+
+function checkSection(header: CacheHeader, index: number, section: Uint8Array): void {
+  if (crc32(section) !== header.crc32[index])
+    throw new CacheFormatError('corrupt', `checksum mismatch (${SECTION_NAMES[index]})`);
 }
