@@ -2,10 +2,10 @@
  * The V8 flags Arbor sets so that the WebAssembly lookup reaches optimised code quickly.
  *
  * V8 runs a WebAssembly function on its baseline compiler (Liftoff) until the function has used up a
- * tiering budget, then re-compiles it with the optimising compiler (TurboFan). The default budget lets a
- * router answer millions of requests on baseline code, which is about half as fast. A smaller budget
- * makes the lookup tier up within its first ~100,000 calls; a much smaller one would also tier up the
- * cold registration code and slow start-up (figures: docs/ARCHITECTURE.md, "V8 flags").
+ * tiering budget, then re-compiles it with the optimising compiler (TurboFan), which runs the lookup about
+ * twice as fast. A smaller budget than V8's makes the lookup tier up sooner, so the first lookups of a
+ * process are faster; a much smaller one would also tier up the cold registration code and slow start-up
+ * (figures: docs/PERFORMANCE.md, "Start-up from the route cache").
  *
  * The flags are process-wide: they apply to every WebAssembly module of the process, not just Arbor's.
  * `ARBOR_V8_TIERING=off` leaves V8's defaults alone. `v8.setFlagsFromString` prints an error on stderr

@@ -59,9 +59,8 @@ declare global {
 }
 
 // V8 compiles WebAssembly with its baseline compiler (Liftoff) first and re-compiles hot functions with its
-// optimising one only after a budget of work; with V8's defaults a router stays on baseline code (about
-// twice as slow) for millions of lookups. `v8-tiering.ts` sets the few flags that make it tier up within
-// the first ~100,000 lookups, only those the running V8 knows (docs/ARCHITECTURE.md, "V8 flags").
+// optimising one only after a budget of work. `v8-tiering.ts` sets the few flags that make the lookup tier
+// up sooner, only those the running V8 knows, before the module is loaded.
 applyTieringFlags();
 const bindings = createRequire(import.meta.url)('./wasm-pkg/arbor_wasm.js') as WasmBindings;
 const memory = bindings.wasm_memory();
