@@ -269,6 +269,26 @@ impl Flat {
                         }
                     }
                 }
+                if node.n_dynamics == 1 {
+                    // One dynamic child and no static child here: enter it directly. A frame would
+                    // be taken at once and left empty; the values it would restore are restored by
+                    // the frames below it, which all record a shallower depth.
+                    let Some(child) = self.node(node.dynamics) else {
+                        break;
+                    };
+                    if child.kind == KIND_SEGMENT {
+                        if child.min_rank >= walk.best_rank {
+                            break;
+                        }
+                        let end = segment_end(path, pos);
+                        if end > pos && walk.push(pos, end) {
+                            node = child;
+                            pos = end;
+                            continue;
+                        }
+                        break;
+                    }
+                }
                 if node.n_dynamics > 0 {
                     pending = Some(Frame::new(node, pos, walk.depth()));
                 }
