@@ -18,10 +18,20 @@ fuzz_target!(|data: &[u8]| {
     };
     let text = String::from_utf8_lossy(rest);
     // Lines starting with '>' are paths, the others patterns.
-    let (paths, patterns): (Vec<&str>, Vec<&str>) = text.split('\n').partition(|l| l.starts_with('>'));
-    let order = if selector & 1 == 0 { Order::Definition } else { Order::Specificity };
-    let mut router = Router::new(RouterOptions { order, trailing_slash: selector & 2 == 0 });
-    let (late, early) = patterns.split_last().map_or((None, &[][..]), |(l, e)| (Some(*l), e));
+    let (paths, patterns): (Vec<&str>, Vec<&str>) =
+        text.split('\n').partition(|l| l.starts_with('>'));
+    let order = if selector & 1 == 0 {
+        Order::Definition
+    } else {
+        Order::Specificity
+    };
+    let mut router = Router::new(RouterOptions {
+        order,
+        trailing_slash: selector & 2 == 0,
+    });
+    let (late, early) = patterns
+        .split_last()
+        .map_or((None, &[][..]), |(l, e)| (Some(*l), e));
     for (i, pattern) in early.iter().enumerate() {
         let method = if i % 3 == 2 { "POST" } else { "GET" };
         let _ = router.insert(&[method], pattern);
@@ -31,11 +41,19 @@ fuzz_target!(|data: &[u8]| {
     if let (Some(late), Some(r)) = (late, reloaded.as_mut()) {
         let inserted = router.insert(&["GET", "POST"], late);
         assert_eq!(r.insert(&["GET", "POST"], late), inserted);
-        assert_eq!(r.serialize(), router.serialize(), "the rebuilt tree is the original's");
+        assert_eq!(
+            r.serialize(),
+            router.serialize(),
+            "the rebuilt tree is the original's"
+        );
     }
     let mut spans = Spans::new();
     let mut again = Spans::new();
-    for path in paths.iter().map(|p| &p[1..]).chain(patterns.iter().copied()) {
+    for path in paths
+        .iter()
+        .map(|p| &p[1..])
+        .chain(patterns.iter().copied())
+    {
         for method in ["GET", "POST"] {
             let found = router.find(method, path, &mut spans);
             if let Lookup::Found(id) = found {
