@@ -89,7 +89,9 @@ function renderPhases({ phases }: StartupResult): string {
 
 CPU milliseconds per phase (medians of ${runs} more starts per mode, instrumented by \`benches/startup/phases.ts\`;
 the wrapping costs a little, so the total is a bit above the timed starts' CPU time). CPU time rather than
-wall time: it is what a phase costs whatever else the machine is running.
+wall time: it is what a phase costs whatever else the machine is running. It is the whole process's CPU, so
+a phase also carries what V8's background threads did meanwhile (optimising hot code): a phase can cost
+more CPU than the wall time it takes.
 
 | phase | compiled | cached |
 |---|---:|---:|
