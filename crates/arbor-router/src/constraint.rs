@@ -98,6 +98,12 @@ pub(crate) fn build_regex(source: &str) -> Result<Regex, String> {
         .map_err(|e| e.to_string())
 }
 
+/// A regex anchored on both ends of the text it is matched against (a constraint's value, a block's
+/// rest of the path).
+pub(crate) fn anchored(source: &str) -> String {
+    format!("^(?:{source})$")
+}
+
 /// A regex that may be compiled on first use. Registration compiles at once, because compiling is what
 /// validates the pattern; a snapshot's load defers it, because the patterns were validated when the
 /// snapshot was written, and in a fresh process the first compile is costly (V8 compiles the regex
@@ -105,15 +111,16 @@ pub(crate) fn build_regex(source: &str) -> Result<Regex, String> {
 /// matches nothing.
 #[derive(Debug, Clone)]
 pub(crate) struct LazyRegex {
+    /// What to compile on first use; empty once there is nothing left to compile.
     source: String,
     compiled: OnceLock<Option<Regex>>,
 }
 
 impl LazyRegex {
-    /// A regex already compiled from `source` (registration).
-    pub(crate) fn compiled(source: String, regex: Regex) -> Self {
+    /// A regex registration compiled already.
+    pub(crate) fn compiled(regex: Regex) -> Self {
         LazyRegex {
-            source,
+            source: String::new(),
             compiled: OnceLock::from(Some(regex)),
         }
     }
@@ -157,17 +164,16 @@ impl Check {
         if let Some(check) = Check::builtin(source) {
             return Ok((check, 0));
         }
-        let anchored = format!("^(?:{source})$");
-        let regex = build_regex(&anchored)?;
+        let regex = build_regex(&anchored(source))?;
         let groups = regex.captures_len().saturating_sub(1);
-        Ok((Check::Regex(LazyRegex::compiled(anchored, regex)), groups))
+        Ok((Check::Regex(LazyRegex::compiled(regex)), groups))
     }
 
     /// The check of a constraint from a snapshot: a shortcut's hand-written check, or a regex compiled
     /// on first use.
     pub(crate) fn deferred(source: &str) -> Check {
         Check::builtin(source)
-            .unwrap_or_else(|| Check::Regex(LazyRegex::deferred(format!("^(?:{source})$"))))
+            .unwrap_or_else(|| Check::Regex(LazyRegex::deferred(anchored(source))))
     }
 
     /// The hand-written check of a shortcut's regex, if the source is one.

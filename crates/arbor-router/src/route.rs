@@ -1,7 +1,7 @@
 //! From parsed pieces to what the tree stores: the steps of each variant (static text and dynamic
 //! matchers), the span layout of each leaf, the route's metadata, and its shape for the shadowing check.
 
-use crate::constraint::{build_regex, Check, LazyRegex};
+use crate::constraint::{anchored, build_regex, Check, LazyRegex};
 use crate::encode::push_encoded;
 use crate::error::InsertError;
 use crate::metadata::{ConstraintKind, ParamInfo, ParamKind, PatternPiece};
@@ -54,7 +54,7 @@ impl MatcherSpec {
             },
             MatcherSpec::Wildcard => Matcher::Wildcard,
             MatcherSpec::Block { source } => Matcher::Block {
-                regex: LazyRegex::deferred(block_regex(source)),
+                regex: LazyRegex::deferred(anchored(source)),
             },
         }
     }
@@ -231,11 +231,6 @@ fn push_lit(steps: &mut Vec<Step>, bytes: &[u8]) {
     }
 }
 
-/// The regex of a `{^...$}` block: the text as written, anchored on the rest of the path.
-fn block_regex(source: &str) -> String {
-    format!("^(?:{source})$")
-}
-
 /// `{name}` appended to a template (without `format!`'s machinery: one per parameter of every route).
 fn push_braced(template: &mut String, name: &str) {
     template.push('{');
@@ -339,7 +334,6 @@ pub(crate) fn draft(pattern: &str, pieces: &[Piece]) -> Result<Draft, InsertErro
                 regex.push('$');
                 let compiled = build_regex(&regex)
                     .map_err(|m| constraint_error(pattern, first_position, m))?;
-                let regex_source = regex.clone();
                 let spec = MatcherSpec::Complex {
                     regex,
                     groups: groups.clone(),
@@ -347,7 +341,7 @@ pub(crate) fn draft(pattern: &str, pieces: &[Piece]) -> Result<Draft, InsertErro
                 steps.push(Step::Dyn(
                     spec,
                     Matcher::Complex {
-                        regex: LazyRegex::compiled(regex_source, compiled),
+                        regex: LazyRegex::compiled(compiled),
                         groups,
                     },
                 ));
@@ -370,9 +364,8 @@ pub(crate) fn draft(pattern: &str, pieces: &[Piece]) -> Result<Draft, InsertErro
                 i += 1;
             }
             Piece::Regex { source, position } => {
-                let anchored = block_regex(source);
-                let regex =
-                    build_regex(&anchored).map_err(|m| constraint_error(pattern, *position, m))?;
+                let regex = build_regex(&anchored(source))
+                    .map_err(|m| constraint_error(pattern, *position, m))?;
                 let count = regex.captures_len().saturating_sub(1);
                 for (group, name) in regex.capture_names().enumerate().skip(1) {
                     let slot = u8::try_from(slots + group - 1).unwrap_or(ABSENT);
@@ -408,7 +401,7 @@ pub(crate) fn draft(pattern: &str, pieces: &[Piece]) -> Result<Draft, InsertErro
                         source: source.clone(),
                     },
                     Matcher::Block {
-                        regex: LazyRegex::compiled(anchored, regex),
+                        regex: LazyRegex::compiled(regex),
                     },
                 ));
                 i += 1;
