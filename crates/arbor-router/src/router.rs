@@ -201,8 +201,7 @@ impl Router {
             None
         };
 
-        self.add_to_tree(id, &wanted, &draft);
-        let method_ids: Vec<u32> = wanted.iter().filter_map(|m| self.method_id(m)).collect();
+        let method_ids = self.add_to_tree(id, &wanted, &draft);
         if let Some(index) = self.index.as_mut() {
             index.add(id, &method_ids, &draft);
         }
@@ -247,11 +246,14 @@ impl Router {
         id
     }
 
-    /// Adds the leaves of route `id`'s variants, for each of its methods, to the tree.
-    fn add_to_tree(&mut self, id: RouteId, methods: &[&str], draft: &route::Draft) {
+    /// Adds the leaves of route `id`'s variants, for each of its methods, to the tree. Returns the
+    /// methods' ids (interned here), for the conflict index.
+    fn add_to_tree(&mut self, id: RouteId, methods: &[&str], draft: &route::Draft) -> Vec<u32> {
         let rank = tree::rank_of(id, draft.is_static);
+        let mut method_ids = Vec::with_capacity(methods.len());
         for &m in methods {
             let method = self.intern_method(m);
+            method_ids.push(method);
             for variant in &draft.variants {
                 let ids: Vec<Option<u32>> = variant
                     .steps
@@ -271,6 +273,7 @@ impl Router {
                 }
             }
         }
+        method_ids
     }
 
     /// Builds what only registration needs when it is missing, after a snapshot load (which stores
@@ -294,8 +297,7 @@ impl Router {
                 continue;
             };
             let methods: Vec<&str> = r.methods.iter().map(String::as_str).collect();
-            self.add_to_tree(r.id, &methods, &draft);
-            let method_ids: Vec<u32> = methods.iter().filter_map(|m| self.method_id(m)).collect();
+            let method_ids = self.add_to_tree(r.id, &methods, &draft);
             index.add(r.id, &method_ids, &draft);
         }
         self.routes = routes;
