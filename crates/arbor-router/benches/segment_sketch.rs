@@ -24,7 +24,8 @@ use std::time::Instant;
 
 use arbor_router::{Lookup, Router, RouterOptions, Spans};
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../benches/data");
+mod tables;
+
 const NONE: u32 = u32::MAX;
 /// Beyond this many static children, a node finds one through a small hash table, not a scan.
 const SCAN_LIMIT: usize = 4;
@@ -245,36 +246,20 @@ impl SegmentTrie {
     }
 }
 
-fn strings_of(json: &str, key: &str) -> Vec<String> {
-    let needle = format!("\"{key}\": \"");
-    json.match_indices(&needle)
-        .map(|(at, _)| {
-            let rest = &json[at + needle.len()..];
-            rest[..rest.find('"').unwrap()].to_owned()
-        })
-        .collect()
-}
-
 fn main() {
-    let json = std::fs::read_to_string(format!("{DATA}/medley-github-api.json")).unwrap();
-    let (methods, patterns, urls) = (
-        strings_of(&json, "method"),
-        strings_of(&json, "path"),
-        strings_of(&json, "request"),
-    );
+    let (routes, requests) = tables::github();
     let mut trie = SegmentTrie::new();
     let mut router = Router::new(RouterOptions::default());
-    for (id, (method, pattern)) in methods.iter().zip(&patterns).enumerate() {
+    for (id, (method, pattern)) in routes.iter().enumerate() {
         trie.insert(method, pattern, id as u32);
         router.insert(&[method.as_str()], pattern).unwrap();
     }
     trie.index();
-    let dynamic: Vec<(&String, &[u8])> = methods
+    let dynamic: Vec<(&String, &[u8])> = routes
         .iter()
-        .zip(&patterns)
-        .zip(&urls)
-        .filter(|((_, p), _)| p.contains(':'))
-        .map(|((m, _), u)| (m, u.as_bytes()))
+        .zip(&requests)
+        .filter(|((_, pattern), _)| pattern.contains(':'))
+        .map(|(_, (method, url))| (method, url.as_bytes()))
         .collect();
     let sketch: Vec<(u32, &[u8])> = dynamic
         .iter()

@@ -30,7 +30,8 @@ use std::time::Instant;
 
 use arbor_router::{Lookup, Order, Router, RouterOptions, Spans};
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../benches/data");
+mod tables;
+use tables::{github, Pairs, DATA};
 
 struct Case {
     name: String,
@@ -59,20 +60,6 @@ fn requests(router: &Router, list: &[(String, String)]) -> Vec<(u32, Vec<u8>)> {
         .map(|(m, p)| (router.method_id(m).unwrap(), p.as_bytes().to_vec()))
         .collect()
 }
-
-/// The values of `"key": "..."` in order of appearance (the data files are flat enough for this).
-fn strings_of(json: &str, key: &str) -> Vec<String> {
-    let needle = format!("\"{key}\": \"");
-    json.match_indices(&needle)
-        .map(|(at, _)| {
-            let rest = &json[at + needle.len()..];
-            rest[..rest.find('"').unwrap()].to_owned()
-        })
-        .collect()
-}
-
-/// (method, pattern) routes, or (method, path) requests.
-type Pairs = Vec<(String, String)>;
 
 fn small_routes() -> (Pairs, Vec<(String, String, String)>) {
     // Read from the data file so the set is exactly the published one; fall back to a copy.
@@ -120,18 +107,6 @@ fn small_routes() -> (Pairs, Vec<(String, String, String)>) {
             .map(|(l, m, p)| ((*l).to_owned(), (*m).to_owned(), (*p).to_owned()))
             .collect(),
     )
-}
-
-fn github() -> (Pairs, Pairs) {
-    let json = std::fs::read_to_string(PathBuf::from(DATA).join("medley-github-api.json"))
-        .expect("medley-github-api.json");
-    let methods = strings_of(&json, "method");
-    let paths = strings_of(&json, "path");
-    let urls = strings_of(&json, "request");
-    assert_eq!((methods.len(), paths.len(), urls.len()), (516, 516, 516));
-    let routes = methods.iter().cloned().zip(paths).collect();
-    let requests = methods.into_iter().zip(urls).collect();
-    (routes, requests)
 }
 
 /// A deterministic 10,000-route table shaped like `benches/router/routes.ts`'s `generatedSet`: 25
