@@ -1,9 +1,11 @@
 //! A sketch of a whole-segment walk, timed against `Router::lookup` on the GitHub table's dynamic
-//! requests: the measurement behind the next step for the engine's speed (docs/PERFORMANCE.md, "What
-//! would close the gap"). Not the engine, and not a router: it knows static segments and plain
-//! parameters only, takes the first match (a static child before the parameter, with backtracking), and
-//! skips the static-route probe, the `?`/`#`/non-ASCII check and the value layout that `Router::lookup`
-//! does. Both answer every request; their route ids are not compared (the rules differ).
+//! requests: a yardstick for the walk's speed, i.e. what a hot loop with few live values runs at
+//! (docs/PERFORMANCE.md: the full segment-granular walk was built and measured no faster than the
+//! byte walk; the sketch is fast for what it leaves out). Not the engine, and not a router: it knows
+//! static segments and plain parameters only, takes the first match (a static child before the
+//! parameter, with backtracking), and skips the static-route probe, the `?`/`#`/non-ASCII check and
+//! the value layout that `Router::lookup` does. Both answer every request; their route ids are not
+//! compared (the rules differ).
 //!
 //! ```text
 //! cargo bench -p arbor-router --bench segment_sketch       # ns per lookup, both, three times
