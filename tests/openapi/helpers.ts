@@ -2,9 +2,10 @@
  * Route tables for the exporter's unit tests, without an Application: each route's metadata is what the
  * real (WebAssembly) engine reports for its pattern, so the tables cannot drift from the engine.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import type { RouteInfo } from '../../ts/src/engine/engine.js';
 import { createWasmEngine } from '../../ts/src/engine/wasm-engine.js';
 import type { DocumentSource, OpenApiConfig, RegisteredRoute } from '../../ts/src/openapi/index.js';
@@ -56,7 +57,10 @@ export function source(routes: RegisteredRoute[], openapi?: OpenApiConfig): Docu
   };
 }
 
+// One directory per test file that imports these helpers (vitest evaluates the module per file),
+// removed when that file's tests are done.
 const dir = mkdtempSync(join(tmpdir(), 'arbor-openapi-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let counter = 0;
 
 /** Writes a source file; `lineOf(text)` is the 1-based line of the first line containing `text`. */
