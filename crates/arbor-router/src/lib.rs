@@ -30,6 +30,7 @@ mod metadata;
 mod pattern;
 mod route;
 mod router;
+mod segments;
 mod shadow;
 mod statics;
 mod tree;
@@ -168,6 +169,8 @@ pub struct Spans {
     stack: Vec<u32>,
     /// The backtrack stack of a walk.
     frames: Vec<lookup::Frame>,
+    /// The lean walk's buffers (`segments.rs`).
+    lean: segments::LeanBuffers,
     /// Capture slots of segment and block regexes, per matcher id of the router `owner`.
     locs: Vec<Option<CaptureLocations>>,
     owner: u64,
@@ -243,6 +246,16 @@ impl Values {
             *s = start;
             *e = end;
             self.len += 2;
+        }
+    }
+
+    /// Replaces the values with the first `len` of `other` (all of them if it has fewer).
+    #[inline(always)]
+    pub(crate) fn copy_prefix(&mut self, other: &Values, len: usize) {
+        let len = len.min(other.len);
+        if let (Some(dst), Some(src)) = (self.slots.get_mut(..len), other.slots.get(..len)) {
+            dst.copy_from_slice(src);
+            self.len = len;
         }
     }
 

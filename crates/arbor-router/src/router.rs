@@ -13,6 +13,7 @@ use crate::index::Index;
 use crate::lookup::Walk;
 use crate::metadata::RouteInfo;
 use crate::route::{self, Matcher, MatcherSpec, Step};
+use crate::segments::{Lean, Segments};
 use crate::statics::Probe;
 use crate::tree::{self, Flat, Leaf, Tree};
 use crate::{pattern, Inserted, Lookup, Order, RouteId, RouterOptions, Spans, NONE};
@@ -355,6 +356,11 @@ impl Router {
             .and_then(|i| u32::try_from(i).ok())
     }
 
+    #[cfg(test)]
+    pub(crate) fn flat_for_tests(&self) -> &Flat {
+        self.flat()
+    }
+
     fn flat(&self) -> &Flat {
         self.flat.get_or_init(|| {
             let plain =
@@ -381,8 +387,16 @@ impl Router {
                 )
             };
             flat.slash_ends = tree::slash_ends(&self.tree, &runs_to_end);
-            flat
+            self.with_segments(flat)
         })
+    }
+
+    /// `flat` with the lean walk's segment trie, in definition order (`segments.rs`).
+    pub(crate) fn with_segments(&self, mut flat: Flat) -> Flat {
+        if self.options.order == Order::Definition {
+            flat.segments = Segments::build(&flat);
+        }
+        flat
     }
 
     /// The hot path: finds the route of `method_id` for the raw request path and writes its spans.
@@ -500,9 +514,40 @@ impl Router {
         self.walk(flat, method_id, path, spans)
     }
 
-    /// The walk of the dynamic routes of a method.
+    /// The walk of the dynamic routes of a method: the lean walk where it can answer, else the
+    /// byte walk.
     #[inline(always)]
     fn walk(&self, flat: &Flat, method_id: u32, path: &[u8], spans: &mut Spans) -> Option<RouteId> {
+        if let Some(segments) = &flat.segments {
+            let root = segments.root(method_id)?;
+            if root == NONE {
+                return None;
+            }
+            match segments.search(
+                root,
+                path,
+                &mut spans.lean,
+                &mut spans.values,
+                &flat.layouts,
+            ) {
+                Lean::Found(id) => return Some(id),
+                Lean::NotFound => return None,
+                Lean::General => {}
+            }
+        }
+        self.walk_general(flat, method_id, path, spans)
+    }
+
+    /// The byte walk, for what the lean walk does not handle (out of line: the lean walk's loop
+    /// stays free of its code).
+    #[inline(never)]
+    pub(crate) fn walk_general(
+        &self,
+        flat: &Flat,
+        method_id: u32,
+        path: &[u8],
+        spans: &mut Spans,
+    ) -> Option<RouteId> {
         let root = *flat.roots.get(method_id as usize)?;
         if root == NONE {
             return None;

@@ -6,7 +6,9 @@
 //! keyed by their matcher id, so routes with the same parameter shape share nodes.
 
 use crate::route::Step;
+use crate::segments::Segments;
 use crate::statics::Statics;
+use crate::words::mask_of;
 use crate::{RouteId, NONE};
 
 /// A route ending at a node.
@@ -311,6 +313,10 @@ pub(crate) struct Flat {
     /// Per method id: whether some dynamic route can match a path ending in `/` (see
     /// [`slash_ends`]); when not, the trailing-slash retry that adds a slash skips the walk.
     pub(crate) slash_ends: Vec<bool>,
+    /// The lean walk's trie of whole segments over the same dynamic routes, tried before `nodes`
+    /// in definition order (`segments.rs`); `None` in specificity order, or when the tree does not
+    /// convert.
+    pub(crate) segments: Option<Segments>,
 }
 
 /// Per method: whether a dynamic leaf can end right after a `/`, i.e. its last piece is static
@@ -348,15 +354,6 @@ pub(crate) fn slash_ends(tree: &Tree, runs_to_end: &dyn Fn(u32) -> bool) -> Vec<
 /// The leaf the flattened tree keeps: dynamic routes only (static ones are in `Flat::statics`).
 fn dynamic_leaf(node: &BNode) -> Option<&Leaf> {
     node.leaf.as_ref().filter(|l| l.rank >= 1 << 31)
-}
-
-/// The mask of the first `n` bytes of a little-endian word.
-fn mask_of(n: usize) -> u64 {
-    match n {
-        0 => 0,
-        n if n >= 8 => u64::MAX,
-        n => u64::MAX >> (64 - 8 * n as u32),
-    }
 }
 
 fn to_u32(n: usize) -> u32 {

@@ -90,3 +90,13 @@ pub(crate) fn word_at(path: &[u8], pos: usize) -> u64 {
     }
     u64::from_le_bytes(buf)
 }
+
+/// The mask of the first `n` bytes of a little-endian word.
+#[inline(always)]
+pub(crate) fn mask_of(n: usize) -> u64 {
+    match n {
+        0 => 0,
+        n if n >= 8 => u64::MAX,
+        n => u64::MAX >> (64 - 8 * n as u32),
+    }
+}

@@ -399,7 +399,7 @@ fn read_payload(r: &mut Reader<'_>) -> Result<Router, SnapshotError> {
             return Err(corrupt("duplicate matcher"));
         }
     }
-    Ok(Router {
+    let mut router = Router {
         options: RouterOptions {
             order,
             trailing_slash,
@@ -412,8 +412,10 @@ fn read_payload(r: &mut Reader<'_>) -> Result<Router, SnapshotError> {
         matchers,
         matcher_ids,
         tree: Tree::default(),
-        flat: OnceLock::from(flat),
-    })
+        flat: OnceLock::new(),
+    };
+    router.flat = OnceLock::from(router.with_segments(flat));
+    Ok(router)
 }
 
 impl Router {

@@ -164,6 +164,8 @@ pub(super) fn read(
             lens,
         },
         slash_ends,
+        // Built from these nodes once the matchers are known (`Router::with_segments`).
+        segments: None,
     };
     validate(&flat, routes, n_matchers, n_methods)?;
     Ok(flat)

@@ -1,0 +1,755 @@
+//! The lean walk: definition order's common case, over a trie of whole path segments.
+//!
+//! The byte walk (`lookup.rs`) handles every pattern kind and both orders, and inside WebAssembly it
+//! runs at about half its native speed: V8 compiles its large loop with many live values into code
+//! that spills. A loop that knows only static segments and plain `/:param` segments, with its
+//! buffers in fixed arrays, runs there at nearly native speed (docs/PERFORMANCE.md). This is that
+//! loop, in front of the byte walk: it answers a lookup when every part of the trie it has to
+//! consider is of those two kinds, and hands the lookup to the byte walk otherwise (`Lean::General`).
+//!
+//! A node is a position at the start of a segment (a `/`, or the start of the path). A static child
+//! is keyed by the whole next segment, its `/` included: its first 8 bytes and length in one compare,
+//! the rest of a longer one against `text`, and a hash table beyond `LINEAR` children. A node has at
+//! most one *parameter* child: a plain parameter that is the whole segment after its `/`. What else a
+//! node leads to (a constrained parameter, a segment tail such as `:a.:b`, text before a parameter
+//! such as `/v:n`, a wildcard, a regex block) is not built here: the node only records the smallest
+//! rank below such children (`general_rank`), and the lean walk gives the lookup to the byte walk
+//! when one of them could still hold the answer.
+//!
+//! The answer is the same as the byte walk's: in definition order the winner is the matching route
+//! of smallest rank whatever the tree's shape, and the lean walk explores every branch that could
+//! hold a smaller rank than the best so far (a static child first, the parameter child after it).
+
+use std::hash::BuildHasher;
+
+use foldhash::fast::FixedState;
+use foldhash::HashMap;
+
+use crate::route::ABSENT;
+use crate::tree::{Flat, KIND_SEGMENT};
+use crate::words::{has_byte, label_at, mask_of, segment_end, word_at};
+use crate::{Values, MAX_VALUES, NONE};
+
+/// Up to this many static children are compared in turn; beyond, a hash table finds them.
+const LINEAR: u32 = 4;
+
+/// How many alternatives (a parameter child left for after a static child) the lean walk keeps;
+/// a deeper lookup goes to the byte walk.
+const LEAN_FRAMES: usize = 32;
+
+#[derive(Debug, Clone, Copy, Default)]
+struct SegNode {
+    /// Smallest leaf rank below (and at) this node, the children the byte walk alone handles
+    /// included: the search skips what cannot win.
+    min_rank: u32,
+    leaf_rank: u32,
+    leaf_route: u32,
+    /// The leaf's value layout in the flat tree's `layouts`.
+    layout_start: u32,
+    layout_len: u32,
+    direct: bool,
+    /// Static children: `keys[keys..keys + n_keys]`.
+    keys: u32,
+    n_keys: u32,
+    /// Beyond `LINEAR` static children: the node's open-addressed table at `slots[table..]`, of
+    /// `mask + 1` entries (an index into the node's keys, `NONE` for empty).
+    table: u32,
+    mask: u32,
+    /// The plain `/:param` child (`NONE` for none) and the smallest rank below it.
+    param: u32,
+    param_rank: u32,
+    /// The smallest rank below this node's other dynamic children (`NONE` for none).
+    general_rank: u32,
+}
+
+/// A static child: a whole segment, its leading `/` included.
+#[derive(Debug, Clone, Copy, Default)]
+struct SegKey {
+    /// Bytes 0..8 of the segment, zero-padded.
+    w0: u64,
+    len: u32,
+    /// Where bytes 8.. are in `text` (segments longer than 8 bytes).
+    rest: u32,
+    child: u32,
+}
+
+/// The segment trie of a router's dynamic routes (definition order only).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Segments {
+    nodes: Vec<SegNode>,
+    keys: Vec<SegKey>,
+    slots: Vec<u32>,
+    text: Vec<u8>,
+    /// Root node per method id (`NONE` when the method has no dynamic routes).
+    roots: Vec<u32>,
+}
+
+/// The lean walk's reusable buffers (in the caller's `Spans`: nothing allocated per lookup).
+#[derive(Debug, Default)]
+pub(crate) struct LeanBuffers {
+    /// The best match's values, once the walk has to move on from them (see `Segments::search`).
+    saved: Values,
+    frames: [LeanFrame; LEAN_FRAMES],
+}
+
+/// A node whose parameter child is still to be tried, after its static child's subtree.
+#[derive(Debug, Clone, Copy, Default)]
+struct LeanFrame {
+    node: u32,
+    pos: u32,
+    end: u32,
+    depth: u32,
+}
+
+/// What the lean walk found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Lean {
+    /// This route, its values in the caller's buffer.
+    Found(u32),
+    NotFound,
+    /// A part of the trie the lean walk does not handle could hold the answer: walk the byte tree.
+    General,
+}
+
+/// The slot of a key in a node's table of `mask + 1` entries: the top bits of a multiplicative
+/// hash of its first word and length (the best-mixed bits).
+#[inline(always)]
+fn slot_of(w0: u64, len: usize, mask: u32) -> usize {
+    let bits = mask.count_ones();
+    ((w0 ^ len as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
+}
+
+fn to_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(NONE)
+}
+
+/// The first 8 bytes of `bytes` from `at`, zero-padded.
+fn word_of(bytes: &[u8], at: usize) -> u64 {
+    word_at(bytes, at) & mask_of(bytes.len().saturating_sub(at))
+}
+
+/// The builder: the nodes in their final form (their static children are placed by `lay_out`),
+/// and beside them what only the build needs. A table of 10,000 routes builds ~13,000 nodes while
+/// the registration tree and the flat tree are alive, and WebAssembly memory keeps its peak: no
+/// second copy of the nodes.
+struct Builder {
+    nodes: Vec<SegNode>,
+    /// Per node: its parent, and for a static child its segment in `text` (length 0 otherwise).
+    parents: Vec<u32>,
+    key_ranges: Vec<(u32, u32)>,
+    /// The static children's segments, end to end.
+    text: Vec<u8>,
+    /// `(parent, 32 bits of the segment's hash)` → child: finding a static child is one probe (the
+    /// segment compared, and on a hash collision every node searched).
+    index: HashMap<(u32, u32), u32>,
+    hasher: FixedState,
+}
+
+impl Builder {
+    fn push(&mut self, parent: u32) -> u32 {
+        self.nodes.push(SegNode {
+            min_rank: NONE,
+            leaf_rank: NONE,
+            leaf_route: NONE,
+            param: NONE,
+            param_rank: NONE,
+            general_rank: NONE,
+            ..SegNode::default()
+        });
+        self.parents.push(parent);
+        self.key_ranges.push((0, 0));
+        to_u32(self.nodes.len() - 1)
+    }
+
+    fn key(&self, node: u32) -> &[u8] {
+        let (start, len) = self
+            .key_ranges
+            .get(node as usize)
+            .copied()
+            .unwrap_or((0, 0));
+        self.text
+            .get(start as usize..(start + len) as usize)
+            .unwrap_or_default()
+    }
+
+    fn is_key(&self, child: u32, parent: u32, segment: &[u8]) -> bool {
+        self.parents.get(child as usize) == Some(&parent)
+            && self.key_ranges.get(child as usize).is_some_and(|k| k.1 > 0)
+            && self.key(child) == segment
+    }
+
+    fn static_child(&mut self, at: u32, segment: &[u8]) -> u32 {
+        let hash = self.hasher.hash_one(segment) as u32;
+        match self.index.get(&(at, hash)) {
+            Some(&c) if self.is_key(c, at, segment) => return c,
+            Some(_) => {
+                let found = (0..self.nodes.len())
+                    .map(to_u32)
+                    .find(|&c| self.is_key(c, at, segment));
+                if let Some(c) = found {
+                    return c;
+                }
+            }
+            None => {}
+        }
+        let c = self.push(at);
+        let start = to_u32(self.text.len());
+        self.text.extend_from_slice(segment);
+        if let Some(range) = self.key_ranges.get_mut(c as usize) {
+            *range = (start, to_u32(segment.len()));
+        }
+        self.index.entry((at, hash)).or_insert(c);
+        c
+    }
+
+    fn param_child(&mut self, at: u32) -> u32 {
+        match self.nodes.get(at as usize).map(|n| n.param) {
+            Some(c) if c != NONE => c,
+            _ => {
+                let c = self.push(at);
+                if let Some(node) = self.nodes.get_mut(at as usize) {
+                    node.param = c;
+                }
+                c
+            }
+        }
+    }
+}
+
+/// Where the conversion of a flat node starts: the trie's node, where its segment begins in the
+/// text from the root (`Segments::build`'s `path`, cut back to `path_len`), and whether a parameter
+/// ended just before (what follows must start a segment).
+#[derive(Debug, Clone, Copy)]
+struct Cursor {
+    flat: u32,
+    at: u32,
+    path_len: usize,
+    segment_start: usize,
+    after_param: bool,
+}
+
+impl Segments {
+    /// The segment trie of `flat`'s dynamic routes, or `None` when the flat tree does not convert
+    /// (a forged snapshot's, or static text right after a parameter): the byte walk then runs alone.
+    pub(crate) fn build(flat: &Flat) -> Option<Self> {
+        let mut b = Builder {
+            nodes: Vec::with_capacity(flat.nodes.len()),
+            parents: Vec::with_capacity(flat.nodes.len()),
+            key_ranges: Vec::with_capacity(flat.nodes.len()),
+            text: Vec::new(),
+            index: HashMap::default(),
+            hasher: FixedState::default(),
+        };
+        let mut roots = Vec::with_capacity(flat.roots.len());
+        let mut seen = vec![false; flat.nodes.len()];
+        // The static text from the root to the node at hand (a parameter's place left empty).
+        let mut path: Vec<u8> = Vec::new();
+        for &root in &flat.roots {
+            if root == NONE {
+                roots.push(NONE);
+                continue;
+            }
+            let at = b.push(NONE);
+            roots.push(at);
+            let mut stack = vec![Cursor {
+                flat: root,
+                at,
+                path_len: 0,
+                segment_start: 0,
+                after_param: false,
+            }];
+            while let Some(mut cur) = stack.pop() {
+                // A tree reaches each node once; a forged snapshot's might not.
+                let seen = seen.get_mut(cur.flat as usize)?;
+                if *seen {
+                    return None;
+                }
+                *seen = true;
+                path.truncate(cur.path_len);
+                let node = flat.nodes.get(cur.flat as usize)?;
+                if node.matcher != NONE {
+                    let segment = path.get(cur.segment_start..).unwrap_or_default();
+                    if node.kind != KIND_SEGMENT || segment != b"/" {
+                        // Not a plain parameter that is a whole segment: left to the byte walk,
+                        // which the lean walk calls when this subtree could win.
+                        let slot = &mut b.nodes.get_mut(cur.at as usize)?.general_rank;
+                        *slot = (*slot).min(node.min_rank);
+                        continue;
+                    }
+                    cur.at = b.param_child(cur.at);
+                    cur.segment_start = path.len();
+                    cur.after_param = true;
+                } else {
+                    let start = node.label_start as usize;
+                    let label = flat.labels.get(start..start + node.label_len as usize)?;
+                    Self::feed(&mut b, &mut cur, &mut path, label)?;
+                }
+                if node.leaf_route != NONE {
+                    let segment = path.get(cur.segment_start..).unwrap_or_default();
+                    let at = if segment.is_empty() {
+                        cur.at
+                    } else {
+                        b.static_child(cur.at, segment)
+                    };
+                    let leaf = b.nodes.get_mut(at as usize)?;
+                    if node.leaf_rank < leaf.leaf_rank {
+                        leaf.leaf_rank = node.leaf_rank;
+                        leaf.leaf_route = node.leaf_route;
+                        leaf.layout_start = node.layout_start;
+                        leaf.layout_len = node.layout_len;
+                        leaf.direct = node.direct;
+                    }
+                }
+                if node.tail_len > 0 {
+                    let tail = node.tail.to_le_bytes();
+                    let tail = tail.get(..node.tail_len as usize)?;
+                    Self::feed(&mut b, &mut cur, &mut path, tail)?;
+                }
+                if node.statics + node.n_statics != node.dynamics {
+                    return None;
+                }
+                cur.path_len = path.len();
+                for c in node.statics..node.dynamics + node.n_dynamics {
+                    stack.push(Cursor { flat: c, ..cur });
+                }
+            }
+        }
+        // What only the build needed is freed, so that the arrays laid out next can take its
+        // memory.
+        drop(seen);
+        drop(path);
+        b.index = HashMap::default();
+        Some(Self::lay_out(b, roots))
+    }
+
+    /// Feeds static text: each `/` that does not start the segment at hand closes it, as a static
+    /// child. Static text right after a parameter must start a segment.
+    fn feed(b: &mut Builder, cur: &mut Cursor, path: &mut Vec<u8>, text: &[u8]) -> Option<()> {
+        if text.is_empty() {
+            return Some(());
+        }
+        if cur.after_param && text.first() != Some(&b'/') {
+            return None;
+        }
+        cur.after_param = false;
+        for &byte in text {
+            if byte == b'/' && path.len() > cur.segment_start {
+                let segment = path.get(cur.segment_start..).unwrap_or_default();
+                cur.at = b.static_child(cur.at, segment);
+                cur.segment_start = path.len();
+            }
+            path.push(byte);
+        }
+        Some(())
+    }
+
+    /// The builder's nodes completed: subtree minimums, and each node's static children side by
+    /// side in `keys` (with a hash table beyond `LINEAR` of them).
+    fn lay_out(b: Builder, roots: Vec<u32>) -> Segments {
+        let Builder {
+            mut nodes,
+            parents,
+            key_ranges,
+            text,
+            ..
+        } = b;
+        // Children are created after their parent: a reverse pass computes the subtree minimums.
+        for node in &mut nodes {
+            node.min_rank = node.leaf_rank.min(node.general_rank);
+        }
+        for (idx, &parent) in parents.iter().enumerate().rev() {
+            let m = nodes.get(idx).map_or(NONE, |n| n.min_rank);
+            if let Some(parent) = nodes.get_mut(parent as usize) {
+                parent.min_rank = parent.min_rank.min(m);
+            }
+        }
+        for idx in 0..nodes.len() {
+            let param = nodes.get(idx).map_or(NONE, |n| n.param);
+            let rank = nodes.get(param as usize).map_or(NONE, |n| n.min_rank);
+            if let Some(node) = nodes.get_mut(idx) {
+                node.param_rank = rank;
+            }
+        }
+        // Static children grouped by parent: counts, then each parent's first slot.
+        let is_key = |idx: usize| key_ranges.get(idx).is_some_and(|k| k.1 > 0);
+        let mut first = vec![0u32; nodes.len() + 1];
+        for (idx, &parent) in parents.iter().enumerate() {
+            if is_key(idx) {
+                if let Some(count) = first.get_mut(parent as usize + 1) {
+                    *count += 1;
+                }
+            }
+        }
+        for k in 1..first.len() {
+            let before = first.get(k - 1).copied().unwrap_or(0);
+            if let Some(here) = first.get_mut(k) {
+                *here += before;
+            }
+        }
+        let count = |idx: usize| {
+            first.get(idx + 1).copied().unwrap_or(0) - first.get(idx).copied().unwrap_or(0)
+        };
+        let table_slots: usize = (0..nodes.len())
+            .map(count)
+            .filter(|&n| n > LINEAR)
+            .map(|n| (n as usize * 2).next_power_of_two())
+            .sum();
+        let long_bytes: usize = key_ranges
+            .iter()
+            .map(|k| (k.1 as usize).saturating_sub(8))
+            .sum();
+        let mut keys = vec![SegKey::default(); first.last().copied().unwrap_or(0) as usize];
+        let mut long_text = Vec::with_capacity(long_bytes);
+        // `first[p]` serves as the cursor of parent `p` while placing the keys; afterwards it holds
+        // where `p`'s keys end, i.e. where `p + 1`'s begin.
+        for (idx, (&parent, &(start, len))) in parents.iter().zip(&key_ranges).enumerate() {
+            if len == 0 {
+                continue;
+            }
+            let segment = text
+                .get(start as usize..(start + len) as usize)
+                .unwrap_or_default();
+            let rest = to_u32(long_text.len());
+            long_text.extend_from_slice(segment.get(8..).unwrap_or_default());
+            let Some(at) = first.get_mut(parent as usize) else {
+                continue;
+            };
+            if let Some(key) = keys.get_mut(*at as usize) {
+                *key = SegKey {
+                    w0: word_of(segment, 0),
+                    len,
+                    rest,
+                    child: to_u32(idx),
+                };
+            }
+            *at += 1;
+        }
+        drop(text);
+        let mut slots = Vec::with_capacity(table_slots);
+        for (idx, node) in nodes.iter_mut().enumerate() {
+            node.keys = match idx.checked_sub(1) {
+                Some(before) => first.get(before).copied().unwrap_or(0),
+                None => 0,
+            };
+            node.n_keys = first.get(idx).copied().unwrap_or(node.keys) - node.keys;
+            if node.n_keys <= LINEAR {
+                continue;
+            }
+            let size = (node.n_keys as usize * 2).next_power_of_two();
+            node.mask = to_u32(size - 1);
+            node.table = to_u32(slots.len());
+            slots.resize(slots.len() + size, NONE);
+            for k in 0..node.n_keys {
+                let Some(key) = keys.get((node.keys + k) as usize) else {
+                    continue;
+                };
+                let mut s = slot_of(key.w0, key.len as usize, node.mask);
+                // The table has twice the keys' room: a free slot is always found.
+                for _ in 0..size {
+                    match slots.get_mut(node.table as usize + s) {
+                        Some(free) if *free == NONE => {
+                            *free = k;
+                            break;
+                        }
+                        _ => s = (s + 1) & node.mask as usize,
+                    }
+                }
+            }
+        }
+        Segments {
+            nodes,
+            keys,
+            slots,
+            text: long_text,
+            roots,
+        }
+    }
+
+    /// The root of a method's dynamic routes.
+    #[inline(always)]
+    pub(crate) fn root(&self, method_id: u32) -> Option<u32> {
+        self.roots.get(method_id as usize).copied()
+    }
+
+    /// Whether `key` is the segment of `len` bytes at `pos` (`w0`: its first 8 bytes, masked).
+    #[inline(always)]
+    fn key_matches(&self, key: &SegKey, path: &[u8], pos: usize, len: usize, w0: u64) -> bool {
+        key.w0 == w0 && key.len as usize == len && (len <= 8 || self.rest_matches(key, path, pos))
+    }
+
+    /// Bytes 8.. of a long key.
+    #[inline(always)]
+    fn rest_matches(&self, key: &SegKey, path: &[u8], pos: usize) -> bool {
+        let (rest, n) = (key.rest as usize, key.len as usize - 8);
+        match self.text.get(rest..rest + n) {
+            Some(rest) => label_at(path, pos + 8, rest),
+            None => false,
+        }
+    }
+
+    /// The static child of `node` keyed by the segment `path[pos..end]` (`w`: `word_at(path, pos)`).
+    #[inline(always)]
+    fn static_child(
+        &self,
+        node: &SegNode,
+        path: &[u8],
+        pos: usize,
+        end: usize,
+        w: u64,
+    ) -> Option<u32> {
+        if node.n_keys == 0 {
+            return None;
+        }
+        let len = end - pos;
+        let w0 = w & mask_of(len);
+        let keys = self
+            .keys
+            .get(node.keys as usize..(node.keys + node.n_keys) as usize)?;
+        if node.n_keys <= LINEAR {
+            return keys
+                .iter()
+                .find(|key| self.key_matches(key, path, pos, len, w0))
+                .map(|key| key.child);
+        }
+        let mut s = slot_of(w0, len, node.mask);
+        for _ in 0..=node.mask {
+            let k = *self.slots.get(node.table as usize + s)?;
+            let key = keys.get(k as usize)?;
+            if self.key_matches(key, path, pos, len, w0) {
+                return Some(key.child);
+            }
+            s = (s + 1) & node.mask as usize;
+        }
+        None
+    }
+
+    /// Definition order's search from `root` (see the module's description). The values of the
+    /// route found go to `out`, in the order of its layout in `layouts` (the flat tree's).
+    ///
+    /// One loop with its state in locals and its buffers in fixed arrays: no call and no growth
+    /// path inside it, which is what keeps it fast in WebAssembly.
+    #[inline(never)]
+    pub(crate) fn search(
+        &self,
+        root: u32,
+        path: &[u8],
+        buf: &mut LeanBuffers,
+        out: &mut Values,
+        layouts: &[u8],
+    ) -> Lean {
+        let Some(mut node) = self.nodes.get(root as usize) else {
+            return Lean::NotFound;
+        };
+        // Positions, the frame count and the value count live in locals; the buffers are arrays.
+        // The values are pushed straight into the answer, `out`: the best match's are usually
+        // still in place when the walk ends, and copied aside (`saved`) only when resuming an
+        // alternative is about to overwrite them. (A variable-length copy is a `memory.copy` in
+        // WebAssembly, which V8 runs as a call out of the module: two per lookup cost ~10 ns.)
+        let (mut pos, mut sp, mut nv) = (0usize, 0usize, 0usize);
+        let (mut best_rank, mut best_nv) = (NONE, 0usize);
+        let mut best_leaf = node;
+        let mut best_saved = false;
+        let values = &mut out.slots;
+        'outer: loop {
+            if node.min_rank < best_rank {
+                if node.general_rank < best_rank {
+                    return Lean::General;
+                }
+                if pos >= path.len() {
+                    // A parameter needs at least one byte: only the leaf can match here.
+                    if node.leaf_rank < best_rank {
+                        best_rank = node.leaf_rank;
+                        best_leaf = node;
+                        best_nv = nv;
+                        best_saved = false;
+                    }
+                } else {
+                    // The segment's end, from the word that also keys its static child: a `/`
+                    // past the segment's first byte, else (8 bytes or more) the scan.
+                    let w = word_at(path, pos);
+                    let hit = has_byte(w & !0xff, b'/');
+                    let end = if hit != 0 {
+                        pos + (hit.trailing_zeros() / 8) as usize
+                    } else if pos + 8 >= path.len() {
+                        path.len()
+                    } else {
+                        segment_end(path, pos + 8)
+                    };
+                    let param = node.param != NONE
+                        && node.param_rank < best_rank
+                        && end > pos + 1
+                        && path.get(pos) == Some(&b'/');
+                    if let Some(child) = self
+                        .static_child(node, path, pos, end, w)
+                        .and_then(|c| self.nodes.get(c as usize))
+                    {
+                        if param {
+                            let Some(frame) = buf.frames.get_mut(sp) else {
+                                return Lean::General;
+                            };
+                            *frame = LeanFrame {
+                                node: node.param,
+                                pos: pos as u32,
+                                end: end as u32,
+                                depth: nv as u32,
+                            };
+                            sp += 1;
+                        }
+                        node = child;
+                        pos = end;
+                        continue;
+                    }
+                    if param {
+                        let Some(child) = self.nodes.get(node.param as usize) else {
+                            return Lean::General;
+                        };
+                        let Some([s, e]) = values.get_mut(nv..nv + 2) else {
+                            return Lean::General;
+                        };
+                        (*s, *e) = (pos as u32 + 1, end as u32);
+                        nv += 2;
+                        node = child;
+                        pos = end;
+                        continue;
+                    }
+                }
+            }
+            // Resume the newest alternative that can still win.
+            while sp > 0 {
+                sp -= 1;
+                let Some(&frame) = buf.frames.get(sp) else {
+                    return Lean::General;
+                };
+                let Some(child) = self.nodes.get(frame.node as usize) else {
+                    return Lean::General;
+                };
+                if child.min_rank >= best_rank {
+                    continue;
+                }
+                nv = frame.depth as usize;
+                if nv < best_nv && !best_saved {
+                    save(&mut buf.saved, values, best_nv);
+                    best_saved = true;
+                }
+                let Some([s, e]) = values.get_mut(nv..nv + 2) else {
+                    return Lean::General;
+                };
+                (*s, *e) = (frame.pos + 1, frame.end);
+                nv += 2;
+                node = child;
+                pos = frame.end as usize;
+                continue 'outer;
+            }
+            break;
+        }
+        if best_rank == NONE {
+            return Lean::NotFound;
+        }
+        let leaf = best_leaf;
+        let start = leaf.layout_start as usize;
+        let layout = layouts
+            .get(start..start + leaf.layout_len as usize)
+            .unwrap_or_default();
+        if best_saved {
+            out.copy_prefix(&buf.saved, best_nv);
+        }
+        if leaf.direct && best_nv >= 2 * layout.len() {
+            out.len = 2 * layout.len();
+        } else {
+            out.len = best_nv;
+            arrange(out, layout, &mut buf.saved);
+        }
+        Lean::Found(leaf.leaf_route)
+    }
+}
+
+/// Copies the best match's values aside (cold: only when a later alternative would overwrite them).
+#[cold]
+#[inline(never)]
+fn save(saved: &mut Values, values: &[u32; 2 * MAX_VALUES], len: usize) {
+    if let (Some(dst), Some(src)) = (saved.slots.get_mut(..len), values.get(..len)) {
+        dst.copy_from_slice(src);
+        saved.len = len;
+    }
+}
+
+/// Rewrites `values` (a match's values, in push order) in the order of its leaf's `layout`, with
+/// `NONE` pairs for absent ones (`scratch`: a buffer to copy them through). Cold: routes with an
+/// optional parameter, or a regex block whose groups are not all named.
+#[cold]
+#[inline(never)]
+fn arrange(values: &mut Values, layout: &[u8], scratch: &mut Values) {
+    scratch.copy_prefix(values, values.len());
+    values.clear();
+    for &slot in layout {
+        let at = 2 * slot as usize;
+        let (s, e) = match scratch.as_slice().get(at..at + 2) {
+            Some(&[s, e]) if slot != ABSENT => (s, e),
+            _ => (NONE, NONE),
+        };
+        values.push_pair(s, e);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Lean;
+    use crate::{Lookup, Router, RouterOptions, Spans};
+
+    /// The lean walk answers the GitHub table's dynamic requests itself (all but the one route with
+    /// a segment tail, `compare/:base...:head`), with the byte walk's answers.
+    #[test]
+    fn lean_walk_answers_github_like_the_byte_walk() {
+        let json = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../benches/data/medley-github-api.json"
+        ))
+        .unwrap();
+        let strings = |key: &str| -> Vec<String> {
+            let needle = format!("\"{key}\": \"");
+            json.match_indices(&needle)
+                .map(|(at, _)| {
+                    let rest = &json[at + needle.len()..];
+                    rest[..rest.find('"').unwrap()].to_owned()
+                })
+                .collect()
+        };
+        let (methods, patterns, urls) = (strings("method"), strings("path"), strings("request"));
+        let mut router = Router::new(RouterOptions::default());
+        for (method, pattern) in methods.iter().zip(&patterns) {
+            router.insert(&[method.as_str()], pattern).unwrap();
+        }
+        let flat = router.flat_for_tests();
+        let segments = flat.segments.as_ref().expect("the GitHub table converts");
+        let (mut lean_spans, mut byte_spans) = (Spans::new(), Spans::new());
+        let (mut answered, mut handed_over) = (0, vec![]);
+        for ((method, pattern), url) in methods.iter().zip(&patterns).zip(&urls) {
+            if !pattern.contains(':') {
+                continue;
+            }
+            let method_id = router.method_id(method).unwrap();
+            let root = segments.root(method_id).unwrap();
+            let path = url.as_bytes();
+            let byte = router.walk_general(flat, method_id, path, &mut byte_spans);
+            let lean = segments.search(
+                root,
+                path,
+                &mut lean_spans.lean,
+                &mut lean_spans.values,
+                &flat.layouts,
+            );
+            assert_ne!(lean, Lean::NotFound, "{url}: every request matches a route");
+            if let Lean::Found(id) = lean {
+                answered += 1;
+                assert_eq!(Some(id), byte, "{url}");
+                assert_eq!(lean_spans.as_slice(), byte_spans.as_slice(), "{url}");
+            } else {
+                handed_over.push(pattern.as_str());
+            }
+            let whole = router.lookup(method_id, path, &mut lean_spans);
+            assert_eq!(whole, byte.map_or(Lookup::NotFound, Lookup::Found), "{url}");
+        }
+        assert_eq!(answered, 453);
+        assert_eq!(handed_over, ["/repos/:owner/:repo/compare/:base...:head"]);
+    }
+}
