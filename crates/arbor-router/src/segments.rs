@@ -526,8 +526,9 @@ impl Segments {
     /// Definition order's search from `root` (see the module's description). The values of the
     /// route found go to `out`, in the order of its layout in `layouts` (the flat tree's).
     ///
-    /// One loop with its state in locals and its buffers in fixed arrays: no call and no growth
-    /// path inside it, which is what keeps it fast in WebAssembly.
+    /// One loop with its state in locals and its buffers in fixed arrays: no growth path, and no
+    /// call on its common path (copying a best match aside is out of line and rare), which is what
+    /// keeps it fast in WebAssembly.
     #[inline(never)]
     pub(crate) fn search(
         &self,
