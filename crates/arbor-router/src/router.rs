@@ -498,20 +498,9 @@ impl Router {
                 spans.values.clear();
                 Some(id)
             }
-            Probe::Dynamic(_) if walk => self.walk_out_of_line(flat, method_id, path, spans),
+            Probe::Dynamic(_) if walk => self.walk(flat, method_id, path, spans),
             Probe::Dynamic(_) | Probe::Refused => None,
         }
-    }
-
-    #[inline(never)]
-    fn walk_out_of_line(
-        &self,
-        flat: &Flat,
-        method_id: u32,
-        path: &[u8],
-        spans: &mut Spans,
-    ) -> Option<RouteId> {
-        self.walk(flat, method_id, path, spans)
     }
 
     /// The walk of the dynamic routes of a method: the lean walk where it can answer, else the

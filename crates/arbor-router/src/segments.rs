@@ -692,6 +692,11 @@ fn arrange(values: &mut Values, layout: &[u8], scratch: &mut Values) {
     }
 }
 
+/// The benchmarks' data loader, for the test below (one loader for the GitHub table).
+#[cfg(test)]
+#[path = "../benches/tables/mod.rs"]
+mod bench_tables;
+
 #[cfg(test)]
 mod tests {
     use super::Lean;
@@ -701,30 +706,16 @@ mod tests {
     /// a segment tail, `compare/:base...:head`), with the byte walk's answers.
     #[test]
     fn lean_walk_answers_github_like_the_byte_walk() {
-        let json = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../benches/data/medley-github-api.json"
-        ))
-        .unwrap();
-        let strings = |key: &str| -> Vec<String> {
-            let needle = format!("\"{key}\": \"");
-            json.match_indices(&needle)
-                .map(|(at, _)| {
-                    let rest = &json[at + needle.len()..];
-                    rest[..rest.find('"').unwrap()].to_owned()
-                })
-                .collect()
-        };
-        let (methods, patterns, urls) = (strings("method"), strings("path"), strings("request"));
+        let (routes, requests) = super::bench_tables::github();
         let mut router = Router::new(RouterOptions::default());
-        for (method, pattern) in methods.iter().zip(&patterns) {
+        for (method, pattern) in &routes {
             router.insert(&[method.as_str()], pattern).unwrap();
         }
         let flat = router.flat_for_tests();
         let segments = flat.segments.as_ref().expect("the GitHub table converts");
         let (mut lean_spans, mut byte_spans) = (Spans::new(), Spans::new());
         let (mut answered, mut handed_over) = (0, vec![]);
-        for ((method, pattern), url) in methods.iter().zip(&patterns).zip(&urls) {
+        for ((method, pattern), (_, url)) in routes.iter().zip(&requests) {
             if !pattern.contains(':') {
                 continue;
             }
