@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { createWasmEngine } from '../../ts/src/engine/wasm-engine.js';
 import { Router } from '../../ts/src/router.js';
 import { memoirist as memoiristAdapter } from '../router/adapters/memoirist.js';
-import { generatedSet, githubSet, patternText, type RouteTable } from '../router/routes.js';
+import { generatedSet, githubSet, patternText, type RouteTable, requestPath } from '../router/routes.js';
 
 const { values } = parseArgs({
   options: { seconds: { type: 'string', default: '6' }, table: { type: 'string', default: 'github' } },
@@ -34,9 +34,10 @@ for (const route of table.routes) {
 // memoirist as the router benchmark builds it (its adapter drops constraints it cannot express).
 const memoirist = memoiristAdapter.build(table);
 // The parameter names a handler reads, as Arbor names them (the tables use plain `:name` parameters).
+// Each path a fresh copy, as a server hands it over (`requestPath`).
 const requests = table.requests.map((r) => ({
   method: r.method,
-  path: r.path,
+  path: requestPath(r.path),
   names: Object.keys(router.find(r.method, r.path)?.params ?? {}),
   // memoirist splits GitHub's `compare/:base...:head` its own way: read the names it reports.
   memoiristNames: Object.keys(memoirist.answer(r.method, r.path)?.params ?? {}),

@@ -22,7 +22,7 @@ import type { ArborEngine } from './adapters/arbor.js';
 import { type Adapter, type Built, isArbor, loadAdapters } from './adapters/index.js';
 import { buildCases, type Case, MODES, type Mode, TABLES, type TableName } from './cases.js';
 import { type PairedEntry, timeCasePaired } from './paired.js';
-import { loadTables, type RouteTable } from './routes.js';
+import { loadTables, type RouteTable, requestPath } from './routes.js';
 import { type TableVerification, verify } from './verify.js';
 
 export interface Timing {
@@ -124,7 +124,7 @@ async function timeCase(
 ): Promise<Timing> {
   const table = tables[c.table];
   const methods = c.requests.map((i) => table.requests[i]?.method as string);
-  const paths = c.requests.map((i) => table.requests[i]?.path as string);
+  const paths = c.requests.map((i) => requestPath(table.requests[i]?.path as string));
   const caseNames = c.requests.map((i) => names[i] ?? []);
   const fn = mode === 'select' ? built.select : built.withParams;
   // The sum one op yields, taken once before timing; every timed op must yield it again, so a

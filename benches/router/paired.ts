@@ -15,7 +15,7 @@
  */
 import type { Built } from './adapters/index.js';
 import type { Case, Mode, TableName } from './cases.js';
-import type { RouteTable } from './routes.js';
+import { type RouteTable, requestPath } from './routes.js';
 
 export interface PairedEntry {
   name: string;
@@ -70,12 +70,13 @@ export function timeCasePaired(
     const found = entry.built[c.table];
     if (found === undefined) return [];
     const names = c.requests.map((i) => found.names[i] ?? []);
+    const own = paths.map(requestPath);
     const fn = mode === 'select' ? found.built.select : found.built.withParams;
     let perOp = 0;
     for (let i = 0; i < methods.length; i++)
-      perOp += fn(methods[i] as string, paths[i] as string, names[i] as string[]);
+      perOp += fn(methods[i] as string, own[i] as string, names[i] as string[]);
     const sink = { value: 0, calls: 0 };
-    const loop = makeLoop(fn, methods, paths, names, sink);
+    const loop = makeLoop(fn, methods, own, names, sink);
     // Warm up (JIT, wasm tier-up), then size a slice to about `sliceMs`.
     const warmStart = performance.now();
     let calls = 0;

@@ -3,11 +3,11 @@
  * a small table, built from the engine's route list. See that module for when it is used and why.
  *
  * Shape of the generated function: exact static paths in a `switch` (before the method is even looked
- * at); then, inline per method, the dynamic routes in definition order on the path split on `/` once:
- * whole segments compared, grouped by their first segment (two groups can never match the same path),
- * the values being the segments themselves. What it answers is the caller's: the code that builds a
- * found route's answer comes from {@link AnswerCode} (the router's matches, object literals), so a lookup
- * allocates only the split and its answer. A path it must not answer (see `checkValue`) goes to the
+ * at); then, inline per method, the dynamic routes in definition order, grouped by their first segment
+ * (two groups can never match the same path), each walked over the path by positions (`routeCode`).
+ * What it answers is the caller's: the code that builds a found route's answer comes from
+ * {@link AnswerCode} (the router's matches, object literals), so a lookup allocates only its values and
+ * its answer. A path it must not answer (see `scanCode`) goes to the
  * caller's fallback, the engine.
  */
 import type { PatternPiece, RouteInfo } from './engine.js';
@@ -31,26 +31,25 @@ const ESCAPED = 1;
 const DEFER = 2;
 
 /**
- * Checks a parameter value: {@link DEFER} for a non-ASCII character — the wasm engine answers with it
+ * The code of a loop that scans a value from `k` (a variable, left at the value's end) and records in
+ * `x` (a variable) what it holds: {@link DEFER} for a non-ASCII character — the wasm engine answers with it
  * percent-encoded (a malformed value is reported undecoded, so the text is visible) — or for `?` or `#`,
- * which mean the path has a query string or fragment that the engine cuts off first; else
- * {@link ESCAPED} when it holds `%`, 0 when there is nothing to decode. Checking the values, not the whole
- * path, keeps string scans off the static lookups: static text can never contain these characters.
+ * which mean the path has a query string or fragment that the engine cuts off first; {@link ESCAPED} for
+ * `%`. With `segment`, the scan stops at the next `/`: the value is one segment. One loop finds a value's
+ * end and checks it: a call to `indexOf` and another scan cost ~10 ns more per dynamic lookup. Only
+ * values are scanned, never the whole path: static text can never hold these characters.
  */
-function checkValue(text: string): number {
-  let found = 0;
-  for (let k = 0; k < text.length; k++) {
-    const c = text.charCodeAt(k);
-    // Letters (the commonest characters) take two comparisons; `%`, `?` and `#` are all below `@`.
-    if (c >= 0x40) {
-      if (c > 0x7f) return DEFER;
-    } else if (c === PERCENT) {
-      found = ESCAPED;
-    } else if (c === QUERY || c === FRAGMENT) {
-      return DEFER;
-    }
-  }
-  return found;
+function scanCode(k: string, x: string, segment: boolean): string {
+  const stop = segment
+    ? `if (c === ${SLASH}) break;
+`
+    : '';
+  // Letters (the commonest characters) take two comparisons; `/`, `%`, `?` and `#` are all below `@`.
+  return `for (; ${k} < p.length; ${k}++) {
+const c = p.charCodeAt(${k});
+if (c >= 0x40) { if (c > 0x7f) ${x} |= ${DEFER}; }
+else { ${stop}if (c === ${PERCENT}) ${x} |= ${ESCAPED}; else if (c === ${QUERY} || c === ${FRAGMENT}) ${x} |= ${DEFER}; }
+}`;
 }
 
 /** A generated find: the answer for a request, or `null` when no route matches. */
@@ -106,91 +105,109 @@ function simplePieces(pieces: readonly PatternPiece[]): SimplePiece[] | null {
   return out;
 }
 
-/** A segment of a pattern split on `/`, as the generated code compares it: the same three kinds, its
- * static text without `/`. */
-type Segment = SimplePiece;
-
-const PARAM_MARK = '\u0000';
-const WILDCARD_MARK = '\u0001';
-
-/** The route's segments, the pattern split on `/` as the generated code splits the path: a parameter is a
- * whole segment, the wildcard the last one (it takes the rest, slashes included). `null` when the static
- * text holds a character used as a mark here. */
-function segments(pieces: readonly SimplePiece[]): Segment[] | null {
-  let joined = '';
-  for (const piece of pieces) {
-    if (piece.kind === 'static') {
-      if (piece.text.includes(PARAM_MARK) || piece.text.includes(WILDCARD_MARK)) return null;
-      joined += piece.text;
-    } else {
-      joined += piece.kind === 'param' ? PARAM_MARK : WILDCARD_MARK;
-    }
-  }
-  return joined.split('/').map((text): Segment => {
-    if (text === PARAM_MARK) return { kind: 'param' };
-    if (text === WILDCARD_MARK) return { kind: 'wildcard' };
-    return { kind: 'static', text };
-  });
-}
-
 interface Dynamic {
   id: number;
-  segments: readonly Segment[];
+  pieces: readonly SimplePiece[];
 }
 
 /**
- * The code that answers `route` when it matches the split path (`s`, `l` segments), or falls through.
- * Segments below `from` are already known to match. The values are the segments themselves (no copy);
- * the wildcard's is the rest of the path, from the start of its segment. Their bounds in `p`, needed only
- * to decode a value with `%`, are computed in that branch alone.
+ * The route's first segment with the slashes around it (`/user/`) when that segment is static text, else
+ * `null` (`/:id`). Routes of two different such prefixes can never match the same path.
  */
-function routeCode(route: Dynamic, from: number, answers: AnswerCode, defer: string): string {
-  const segs = route.segments;
-  const last = segs[segs.length - 1] as Segment;
-  const conditions = [last.kind === 'wildcard' ? `l >= ${segs.length}` : `l === ${segs.length}`];
-  const values: string[] = [];
-  const spans: string[] = [];
-  let constant = 0;
-  const lengths: string[] = [];
-  const offset = () => [String(constant), ...lengths].join(' + ');
+function groupPrefix(route: Dynamic): string | null {
+  const first = route.pieces[0];
+  if (first?.kind !== 'static' || !first.text.startsWith('/')) return null;
+  const end = first.text.indexOf('/', 1);
+  return end > 0 ? first.text.slice(0, end + 1) : null;
+}
+
+/** Text up to this long is compared character by character, inline; longer text with `startsWith`. */
+const INLINE_TEXT = 16;
+
+/** A position in the path: `base` (a variable, or '' for none) plus `offset`. */
+function position(base: string, offset: number): string {
+  if (base === '') return String(offset);
+  return offset === 0 ? base : `${base} + ${offset}`;
+}
+
+/** A test that `text` is in `p` at `base + offset`. Comparing character codes inline measured ~10 ns
+ * faster per dynamic lookup than `startsWith` on short text. */
+function textAt(text: string, base: string, offset: number): string {
+  if (text === '') return 'true';
+  if (text.length > INLINE_TEXT) return `p.startsWith(${JSON.stringify(text)}, ${position(base, offset)})`;
+  const codes = [...text].map(
+    (_, k) => `p.charCodeAt(${position(base, offset + k)}) === ${text.charCodeAt(k)}`,
+  );
+  return codes.join(' && ');
+}
+
+/**
+ * The code that answers `route` when it matches `p`, or falls through: a labelled block that walks the
+ * path by positions, its first `from` characters known to match. Static text is compared in place; a
+ * parameter ends at the next `/` and must not be empty; the wildcard takes the rest. Nothing is
+ * allocated until the route matched: then the values are sliced.
+ *
+ * With `shared`, the route's first piece is the group's prefix and its second a parameter, whose scan
+ * the group did once for all such routes (`ge`, `gx`; see {@link methodCode}).
+ *
+ * Why positions, not `p.split('/')` as rou3's compiled mode does: a request's path is a fresh string (the
+ * HTTP parser's), and V8 splits a fresh string several times slower than one it has split before (its
+ * split cache holds internalized strings only; docs/PERFORMANCE.md).
+ */
+function routeCode(route: Dynamic, from: number, answers: AnswerCode, defer: string, shared = false): string {
+  const label = `r${route.id}`;
   const lines: string[] = [];
-  segs.forEach((seg, i) => {
-    if (seg.kind === 'static') {
-      if (i >= from) conditions.push(`s[${i}] === ${JSON.stringify(seg.text)}`);
-      constant += seg.text.length + 1;
-    } else if (seg.kind === 'param') {
-      if (i >= from) conditions.push(`s[${i}] !== ''`);
-      values.push(`s[${i}]`);
-      spans.push(offset(), `${offset()} + s[${i}].length`);
-      lengths.push(`s[${i}].length`);
-      constant += 1;
-    } else {
-      lines.push(`const w = p.slice(${offset()});`);
-      values.push('w');
-      spans.push(offset(), 'p.length');
+  const fail = (condition: string) => lines.push(`if (${condition}) break ${label};`);
+  const spans: string[] = [];
+  // Where the next piece starts: `base` (the end of the last parameter, a variable; '' before the
+  // first) plus `offset`.
+  let base = '';
+  let offset = 0;
+  const at = (plus: number) => position(base, offset + plus);
+  const pieces = route.pieces;
+  pieces.forEach((piece, i) => {
+    if (piece.kind === 'static') {
+      // The first piece is known up to `from`; a later one starts with the `/` that ended a parameter.
+      const known = i === 0 ? from : 1;
+      if (i === pieces.length - 1) fail(`p.length !== ${at(piece.text.length)}`);
+      const rest = piece.text.slice(known);
+      if (rest !== '') fail(`!(${textAt(rest, base, offset + known)})`);
+      offset += piece.text.length;
+      return;
     }
+    const start = at(0);
+    const end = `e${spans.length / 2}`;
+    if (shared && i === 1) lines.push(`const ${end} = ge;`, 'x = gx;');
+    else lines.push(`let ${end} = ${start};`, scanCode(end, 'x', piece.kind === 'param'));
+    if (piece.kind === 'param') {
+      // Empty, or (the last piece) followed by a `/`, or (not the last) not followed by one.
+      fail(`${end} === ${start} || ${end} ${i === pieces.length - 1 ? '!==' : '==='} p.length`);
+    }
+    spans.push(start, end);
+    base = end;
+    offset = 0;
   });
-  if (values.length === 0) {
+  if (spans.length === 0) {
     lines.push(`return ${answers.found(route.id, [], 'false')};`);
-  } else {
-    // The values are checked once the route matched (see checkValue).
-    lines.push(
-      `const x = ${values.map((v) => `check(${v})`).join(' | ')};`,
-      `if (x & ${DEFER}) ${defer}`,
-      `return ${answers.found(route.id, spans, 'x !== 0', values)};`,
-    );
+    return `${label}: {\n${lines.join('\n')}\n}`;
   }
-  return `if (${conditions.join(' && ')}) {\n${lines.join('\n')}\n}`;
+  const values: string[] = [];
+  for (let k = 0; k < spans.length; k += 2) {
+    values.push(`v${k / 2}`);
+    lines.push(`const v${k / 2} = p.slice(${spans[k]}, ${spans[k + 1]});`);
+  }
+  lines.push(`if (x & ${DEFER}) ${defer}`, `return ${answers.found(route.id, spans, 'x !== 0', values)};`);
+  return `${label}: {\nlet x = 0;\n${lines.join('\n')}\n}`;
 }
 
 /**
  * The code of one method, statements that return its answer for `p` or run `miss` (a `break` or a
  * `return`): with `retry` (the trailing-slash retry, `p` the path with one slash removed or added) its
  * exact static paths first, which the generated find already tried for the path as given; then the
- * dynamic routes in definition order, on the path split on `/` once (the segments compared whole, the
- * values taken as they are). When every dynamic route starts with a static first segment, they are
- * grouped by it in a `switch`: routes of two groups can never match the same path, so only one group is
- * tried and the order within it is kept. `defer` is the statement run for a value the engine must answer.
+ * dynamic routes in definition order. When every dynamic route starts with a static first segment, they
+ * are grouped by it: routes of two groups can never match the same path, so only the group whose prefix
+ * the path starts with is tried (found through the prefix's first character), the order within it kept.
+ * `defer` is the statement run for a value the engine must answer.
  */
 function methodCode(
   statics: Map<string, number>,
@@ -205,47 +222,33 @@ function methodCode(
   );
   const staticSwitch = retry && cases.length > 0 ? `switch (p) {\n  ${cases.join('\n  ')}\n}\n` : '';
   if (dynamic.length === 0) return `${staticSwitch}${miss}`;
-  const leading = (d: Dynamic, i: number) => {
-    const seg = d.segments[i];
-    return seg?.kind === 'static' ? seg.text : null;
-  };
-  // Every pattern starts with `/`: segment 0 is empty; tested once for all routes.
-  const rooted = dynamic.every((d) => leading(d, 0) === '');
-  const from = rooted ? 1 : 0;
-  let dynamicCode: string;
-  const early: string[] = [];
-  if (rooted && dynamic.length > 1 && dynamic.every((d) => leading(d, 1) !== null)) {
-    const groups = new Map<string, Dynamic[]>();
-    for (const d of dynamic) {
-      const key = leading(d, 1) as string;
-      groups.set(key, [...(groups.get(key) ?? []), d]);
-    }
-    // A group whose first route is static segments then `*` (`/static/*`) tries it before the split: it
-    // matches exactly the paths that start with its prefix, and no earlier route (all in other groups)
-    // can match those. Its request then needs no split.
-    for (const routes of groups.values()) {
-      const d = routes[0] as Dynamic;
-      const segs = d.segments;
-      const prefix = segs.slice(0, -1);
-      if (segs[segs.length - 1]?.kind !== 'wildcard' || prefix.some((seg) => seg.kind !== 'static')) continue;
-      const text = `${prefix.map((seg) => (seg.kind === 'static' ? seg.text : '')).join('/')}/`;
-      const value = ['w'];
-      const answer = answers.found(d.id, [String(text.length), 'p.length'], 'x !== 0', value);
-      early.push(
-        `if (p.charCodeAt(1) === ${text.charCodeAt(1)} && p.startsWith(${JSON.stringify(text)})) {\n` +
-          `const w = p.slice(${text.length});\nconst x = check(w);\nif (x & ${DEFER}) ${defer}\nreturn ${answer};\n}\n`,
-      );
-    }
-    const groupCases = [...groups].map(
-      ([text, routes]) =>
-        `case ${JSON.stringify(text)}: {\n${routes.map((d) => routeCode(d, 2, answers, defer)).join('\n')}\n${miss}\n}`,
-    );
-    dynamicCode = `switch (s[1]) {\n${groupCases.join('\n')}\n}`;
-  } else {
-    dynamicCode = dynamic.map((d) => routeCode(d, from, answers, defer)).join('\n');
+  const prefixes = dynamic.map(groupPrefix);
+  if (dynamic.length === 1 || prefixes.some((prefix) => prefix === null)) {
+    return `${staticSwitch}${dynamic.map((d) => routeCode(d, 0, answers, defer)).join('\n')}\n${miss}`;
   }
-  const root = rooted ? `if (s[0] !== '') ${miss}\n` : '';
-  return `${staticSwitch}${early.join('')}const s = p.split('/');\nconst l = s.length;\n${root}${dynamicCode}\n${miss}`;
+  const groups = new Map<string, Dynamic[]>();
+  dynamic.forEach((d, k) => {
+    const prefix = prefixes[k] as string;
+    groups.set(prefix, [...(groups.get(prefix) ?? []), d]);
+  });
+  // By the prefix's first character after the leading `/`, then the prefix itself.
+  const byFirst = new Map<number, string[]>();
+  for (const [prefix, routes] of groups) {
+    // Routes that go on from the prefix with a parameter (`/event/:id`, `/event/:id/comments`) would
+    // each scan the same segment: when there are two or more, it is scanned once, before them.
+    const sharing = routes.map((d) => {
+      const [first, second] = d.pieces;
+      return first?.kind === 'static' && first.text === prefix && second?.kind === 'param';
+    });
+    const shared = sharing.filter(Boolean).length > 1;
+    const scan = shared ? `let ge = ${prefix.length};\nlet gx = 0;\n${scanCode('ge', 'gx', true)}\n` : '';
+    const body = routes.map((d, k) => routeCode(d, prefix.length, answers, defer, shared && sharing[k]));
+    const code = `if (${textAt(prefix.slice(2), '', 2)}) {\n${scan}${body.join('\n')}\n${miss}\n}`;
+    const first = prefix.charCodeAt(1);
+    byFirst.set(first, [...(byFirst.get(first) ?? []), code]);
+  }
+  const firstCases = [...byFirst].map(([code, tests]) => `case ${code}: {\n${tests.join('\n')}\n${miss}\n}`);
+  return `${staticSwitch}if (p.charCodeAt(0) !== ${SLASH}) ${miss}\nswitch (p.charCodeAt(1)) {\n${firstCases.join('\n')}\n}\n${miss}`;
 }
 
 /**
@@ -275,9 +278,7 @@ export function compileTable<A>(
         if (!entry.statics.has(only.text)) entry.statics.set(only.text, route.id);
         if (entry.statics.size > MAX_STATIC_PATHS) return null;
       } else {
-        const split = segments(pieces);
-        if (split === null) return null;
-        entry.dynamic.push({ id: route.id, segments: split });
+        entry.dynamic.push({ id: route.id, pieces });
         if (entry.dynamic.length > MAX_DYNAMIC_ROUTES) return null;
       }
     }
@@ -331,7 +332,6 @@ ${first.join('\n')}
 };`;
   const scope = {
     ...answers.scope,
-    check: checkValue,
     FALLBACK: fallback,
   };
   return new Function(...Object.keys(scope), source)(...Object.values(scope)) as GeneratedFind<A>;
