@@ -40,10 +40,7 @@ const DEFER = 2;
  * values are scanned, never the whole path: static text can never hold these characters.
  */
 function scanCode(k: string, x: string, segment: boolean): string {
-  const stop = segment
-    ? `if (c === ${SLASH}) break;
-`
-    : '';
+  const stop = segment ? `if (c === ${SLASH}) break; ` : '';
   // Letters (the commonest characters) take two comparisons; `/`, `%`, `?` and `#` are all below `@`.
   return `for (; ${k} < p.length; ${k}++) {
 const c = p.charCodeAt(${k});
