@@ -198,6 +198,27 @@ function routeCode(route: Dynamic, from: number, answers: AnswerCode, defer: str
 }
 
 /**
+ * The code that runs `code.get(path)` when `p` is one of the paths in `code` (and falls through
+ * otherwise): a `switch` on the length, then on the path among those of that length. V8 compiles a
+ * `switch` over strings to comparisons in turn, and a request's path is a fresh string, compared by
+ * length and then by content: up to 64 paths tried in turn cost far more than one jump on the length.
+ */
+function exactCode(code: ReadonlyMap<string, string>): string {
+  if (code.size === 0) return '';
+  const byLength = new Map<number, string[]>();
+  for (const [path, run] of code) {
+    byLength.set(path.length, [
+      ...(byLength.get(path.length) ?? []),
+      `case ${JSON.stringify(path)}: ${run} break;`,
+    ]);
+  }
+  const cases = [...byLength].map(
+    ([length, paths]) => `case ${length}: switch (p) {\n${paths.join('\n')}\n} break;`,
+  );
+  return `switch (p.length) {\n${cases.join('\n')}\n}`;
+}
+
+/**
  * The code of one method, statements that return its answer for `p` or run `miss` (a `break` or a
  * `return`): with `retry` (the trailing-slash retry, `p` the path with one slash removed or added) its
  * exact static paths first, which the generated find already tried for the path as given; then the
@@ -214,10 +235,10 @@ function methodCode(
   miss: string,
   defer: string,
 ): string {
-  const cases = [...statics].map(
-    ([path, id]) => `case ${JSON.stringify(path)}: return ${answers.found(id, [], 'false')};`,
+  const answered = new Map(
+    [...statics].map(([path, id]) => [path, `return ${answers.found(id, [], 'false')};`]),
   );
-  const staticSwitch = retry && cases.length > 0 ? `switch (p) {\n  ${cases.join('\n  ')}\n}\n` : '';
+  const staticSwitch = retry && answered.size > 0 ? `${exactCode(answered)}\n` : '';
   if (dynamic.length === 0) return `${staticSwitch}${miss}`;
   const prefixes = dynamic.map(groupPrefix);
   if (dynamic.length === 1 || prefixes.some((prefix) => prefix === null)) {
@@ -291,10 +312,7 @@ export function compileTable<A>(
       ]);
     }
   }
-  const exact =
-    staticPaths.size === 0
-      ? ''
-      : `switch (p) {\n${[...staticPaths].map(([path, checks]) => `case ${JSON.stringify(path)}: ${checks.join(' ')} break;`).join('\n')}\n}`;
+  const exact = exactCode(new Map([...staticPaths].map(([path, checks]) => [path, checks.join(' ')])));
   const first: string[] = [];
   const again: string[] = [];
   for (const [method, { statics, dynamic }] of byMethod) {
