@@ -240,4 +240,22 @@ describe('generated JavaScript front for small tables', () => {
     expect(takes(statics)).toBe(false);
     expect(takes(['/users/:id'], ['GET'], { order: 'specificity' })).toBe(false);
   });
+
+  it('declines a table over its limits without reading the route list (it would stay cached)', () => {
+    const engine = createWasmEngine();
+    for (let k = 0; k <= MAX_DYNAMIC_ROUTES; k++) engine.insert(['GET'], `/r${k}/:id`);
+    let listed = 0;
+    const counting = new Proxy(engine, {
+      get(target, key) {
+        if (key === 'routes') listed++;
+        const value = Reflect.get(target, key);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    expect(commitFront(counting, {}, NO_ANSWERS, () => null)).toBeNull();
+    expect(listed).toBe(0);
+    // The limits are per method: 16 dynamic routes for each of two methods are taken.
+    const both = Array.from({ length: MAX_DYNAMIC_ROUTES }, (_, k) => `/r${k}/:id`);
+    expect(takes(both, ['GET', 'POST'])).toBe(true);
+  });
 });
