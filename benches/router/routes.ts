@@ -62,8 +62,7 @@ export interface RouteTable {
  * internalized twin) was measured small: docs/PERFORMANCE.md.
  */
 export function requestPath(path: string): string {
-  const bytes = Buffer.from(path, 'latin1');
-  return bytes.latin1Slice(0, bytes.length);
+  return Buffer.from(path, 'latin1').toString('latin1');
 }
 
 export const WILDCARD = '*';
