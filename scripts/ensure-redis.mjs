@@ -9,11 +9,12 @@
 // machines run as root), starts a throw-away instance with no persistence on a free port, waits until it
 // answers PING, and returns a handle whose `stop()` shuts it down. Nothing is written inside the checkout.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureDebianPackage } from './apt-install.mjs';
 
 const log = (message) => console.log(`[arbor] ${message}`);
 
@@ -26,64 +27,10 @@ function findRedisServer() {
   return null;
 }
 
-/** Blocks the thread for `ms` (the install path is synchronous: spawnSync). */
-const sleepSync = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-
-/**
- * Runs `fn` holding a machine-wide lock (a directory: mkdir is atomic). Two test files start Redis in
- * parallel: without it, both would run apt-get at once on a fresh machine and one would fail on dpkg's
- * lock. A lock older than ten minutes is a crashed holder's and is taken over.
- */
-function withInstallLock(fn) {
-  const lock = join(tmpdir(), 'arbor-redis-install.lock');
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch (error) {
-      if (error.code !== 'EEXIST') throw error;
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > 600_000) rmSync(lock, { recursive: true, force: true });
-      } catch {
-        // released between the two calls: try again
-      }
-      sleepSync(200);
-    }
-  }
-  try {
-    return fn();
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
-
 /** Installs redis-server with apt-get when it is missing; returns its path and version line. */
 export function ensureRedisServer() {
-  const found = findRedisServer();
-  if (found) return found;
-  return withInstallLock(() => findRedisServer() ?? installRedisServer());
-}
-
-function installRedisServer() {
-  log('redis-server: missing, installing with apt-get (Debian package redis-server)');
-  const apt = (args) => {
-    const result = spawnSync('apt-get', args, {
-      stdio: 'inherit',
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    });
-    if (result.error || result.status !== 0) {
-      throw new Error(
-        `apt-get ${args.join(' ')} failed (${result.error?.message ?? `exit ${result.status}`}); ` +
-          'install redis-server by hand (apt-get install redis-server, or a redis binary on PATH)',
-      );
-    }
-  };
-  apt(['update']);
-  apt(['install', '-y', '--no-install-recommends', 'redis-server']);
-  const installed = findRedisServer();
-  if (!installed) throw new Error('redis-server still not found after apt-get install');
   // The Debian package starts a system instance on 6379 when an init system runs; we never use it.
-  return installed;
+  return ensureDebianPackage('redis-server', findRedisServer);
 }
 
 /** A free TCP port on loopback (bind to 0, read the port, release it). */

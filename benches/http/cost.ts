@@ -4,6 +4,8 @@
  * than throughput — a server that gets half a core serves half the requests at about the same cost each —
  * and it says where a server stands against the bare node:http one in microseconds. Runs are interleaved
  * as in run.ts. Not a replacement for `npm run bench:http`, whose throughput figures are the benchmark.
+ * The load comes from autocannon, not run.ts's wrk: it holds a fixed request rate (`--rate`), and a cost per
+ * request does not depend on whether the generator outruns the server.
  *
  *   node --import tsx benches/http/cost.ts [--mix by-id] [--only arbor,fastify,bare] [--rounds 3] [--duration 5]
  *   --rate N: N requests per second in all instead of as many as the server takes, so that every server

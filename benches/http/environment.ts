@@ -12,8 +12,8 @@ export interface Environment {
   loadAverage: string;
   /** `node -v` of the Node that runs the servers. */
   serverNode: string;
-  /** The Node that runs the load generator. */
-  driverNode: string;
+  /** The load generator and its version. */
+  loadGenerator: string;
   /** package → version, Arbor's with its commit. */
   versions: Record<string, string>;
   date: string;
@@ -45,6 +45,7 @@ export function describeEnvironment(
   root: string,
   serverNode: string,
   contenders: { pkg: string | null }[],
+  loadGenerator: string,
 ): Environment {
   const cpuList = cpus();
   const nodeVersion = spawnSync(serverNode, ['-v'], { encoding: 'utf8' }).stdout.trim();
@@ -52,7 +53,6 @@ export function describeEnvironment(
   for (const { pkg } of contenders) if (pkg) versions[pkg] = packageVersion(root, pkg);
   if (contenders.some((c) => c.pkg === 'hono'))
     versions['@hono/node-server'] = packageVersion(root, '@hono/node-server');
-  versions.autocannon = packageVersion(root, 'autocannon');
   return {
     cpu: cpuList[0]?.model.trim() ?? 'unknown CPU',
     cores: cpuList.length,
@@ -62,7 +62,7 @@ export function describeEnvironment(
       .map((v) => v.toFixed(2))
       .join(' / '),
     serverNode: `${nodeVersion} (${serverNode})`,
-    driverNode: `${process.version} (${process.execPath})`,
+    loadGenerator,
     versions,
     date: new Date().toISOString(),
   };

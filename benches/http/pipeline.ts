@@ -49,7 +49,7 @@ function githubApp() {
   return app;
 }
 
-/** What autocannon's requests look like to node: a Host header and nothing else. */
+/** What the load generator's requests look like to node: a Host header and nothing else. */
 function incoming(request: LoadRequest) {
   return {
     method: request.method,

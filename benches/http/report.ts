@@ -1,8 +1,8 @@
 /** Turns the runs of the HTTP benchmark into `benches/results/http.md` and `http.svg`. */
 import { type ChartRow, renderChart } from './chart.js';
-import type { RunResult } from './driver.js';
 import type { Environment } from './environment.js';
 import { max, median, min, thousands } from './stats.js';
+import type { RunResult } from './wrk.js';
 
 export interface ServerSummary {
   name: string;
@@ -91,14 +91,14 @@ export function renderReport({ summaries, environment, settings }: ReportInput):
           "Each server runs in its own child process and registers GitHub's REST API, 516 routes (medley's",
           'router benchmark table, `benches/data/medley-github-api.json`, the one `benches/router` times routers',
           'on), every route answering `{ route, params }` with the parameters its framework extracted',
-          '(`benches/http/github.ts`). autocannon drives them from a separate process over loopback, cycling',
+          '(`benches/http/github.ts`). wrk drives them from a separate process over loopback, cycling',
           "through every route's real URL. Runs are interleaved: every round runs every server once, starting",
           'one server later each round. Before timing, each server must answer every URL of the table with a',
           "200 and the URL's parameters. The bare node:http server has no router and is left out.",
         ]
       : [
           'Each server runs in its own child process and serves the same in-memory tasks API (the original spec,',
-          'section 4.7; `benches/http/model.ts` is shared by all of them). autocannon drives them from a separate',
+          'section 4.7; `benches/http/model.ts` is shared by all of them). wrk drives them from a separate',
           'process over loopback. Runs are interleaved: every round runs every server once, starting one server',
           'later each round. Before timing, each server must pass the same conformance checks (statuses and JSON',
           'bodies of every route, 404/400 cases included).',
@@ -109,7 +109,7 @@ export function renderReport({ summaries, environment, settings }: ReportInput):
       `${settings.connections} connections, pipelining ${settings.pipelining}.`,
     `- Machine: ${environment.cpu}, ${environment.cores} logical cores, ${environment.memory}, ${environment.os}; ` +
       `load average at start ${environment.loadAverage}.`,
-    `- Servers on Node ${environment.serverNode}; load generator on Node ${environment.driverNode}.`,
+    `- Servers on Node ${environment.serverNode}; load generator ${environment.loadGenerator}.`,
     `- Arbor: ${settings.arborEngine === 'wasm' ? 'WebAssembly engine' : 'TypeScript reference engine'}, loaded from ` +
       `${settings.arborSource === 'dist' ? '`dist/` (tsc output)' : '`ts/src` through tsx (dist/ was missing or stale)'}.`,
     `- Versions: ${Object.entries(environment.versions)
@@ -181,12 +181,8 @@ export function renderReport({ summaries, environment, settings }: ReportInput):
   const statusNotes = summaries.filter((s) => s.runs.some((r) => r.non2xx > 0));
   if (statusNotes.length > 0) {
     lines.push('', '## Unexpected statuses during timed runs', '');
-    for (const s of statusNotes) {
-      const counts: Record<string, number> = {};
-      for (const r of s.runs)
-        for (const [code, n] of Object.entries(r.statusCodes)) counts[code] = (counts[code] ?? 0) + n;
-      lines.push(`- ${s.label}: ${JSON.stringify(counts)}`);
-    }
+    lines.push('Answers with a status ≥ 400 per round (the conformance checks above name the requests).', '');
+    for (const s of statusNotes) lines.push(`- ${s.label}: ${s.runs.map((r) => r.non2xx).join(', ')}`);
   }
   lines.push(
     '',

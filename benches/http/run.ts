@@ -1,6 +1,7 @@
 /**
  * HTTP benchmark: the tasks API on Arbor, Express 5, Fastify 5, Hono (@hono/node-server) and a bare
- * node:http server, each in its own child process, driven by autocannon from another process on loopback.
+ * node:http server, each in its own child process, driven by wrk from another process on loopback
+ * (`wrk.ts`: installed with apt-get when missing; why not autocannon).
  * `--mix github` serves GitHub's REST API instead (516 routes, `github.ts`), cycling through every route's
  * real URL: routing a large table under HTTP load. The bare server has no router, so it sits that one out.
  * Runs are interleaved (A B C D E, B C D E A, …) so that drift in the machine's load spreads over every
@@ -22,12 +23,13 @@ import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'nod
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { ensureWrk } from '../../scripts/ensure-wrk.mjs';
 import { checkConformance } from './conformance.js';
-import type { RunCommand, RunResult } from './driver.js';
 import { describeEnvironment, type Environment } from './environment.js';
 import { checkGithubConformance } from './github.js';
 import { buildMix, MIX_DESCRIPTIONS, MIXES, type MixName } from './mix.js';
 import { renderReport, type ServerSummary } from './report.js';
+import { type RunResult, runWrk, writeMixScript } from './wrk.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -195,8 +197,14 @@ async function startServer(contender: Contender): Promise<Running> {
 }
 
 async function main(): Promise<void> {
-  const requests = buildMix(settings.mix);
-  const environment: Environment = describeEnvironment(root, settings.node, contenders);
+  const wrkVersion = ensureWrk();
+  const script = writeMixScript(buildMix(settings.mix), settings.pipelining);
+  const environment: Environment = describeEnvironment(
+    root,
+    settings.node,
+    contenders,
+    `wrk ${wrkVersion}, one thread`,
+  );
   log(
     `${environment.cpu} × ${environment.cores}, ${environment.serverNode}, load average ${environment.loadAverage}`,
   );
@@ -204,9 +212,6 @@ async function main(): Promise<void> {
   log(
     `Arbor loaded from ${arborSource === 'dist' ? 'dist/ (tsc output)' : 'ts/src through tsx (dist/ missing or stale)'}`,
   );
-
-  const driver = startChild(join(here, 'driver.ts'), process.execPath);
-  await waitForMessage(driver, 'ready', 60_000, 'load driver');
 
   const servers: Running[] = [];
   const failures = new Map<string, string[]>();
@@ -231,23 +236,9 @@ async function main(): Promise<void> {
           log(`round ${round + 1}: ${server.contender.label} has exited; skipped`);
           continue;
         }
-        const command: RunCommand = {
-          type: 'run',
-          url: server.url,
-          requests,
-          connections: settings.connections,
-          pipelining: settings.pipelining,
-          duration: settings.duration,
-          warmup: settings.warmup,
-        };
-        driver.send(command);
-        const timeout = (settings.duration + settings.warmup + 60) * 1000;
-        const { result } = await waitForMessage<{ result: RunResult }>(
-          driver,
-          'result',
-          timeout,
-          'load driver',
-        );
+        const load = { connections: settings.connections, pipelining: settings.pipelining };
+        if (settings.warmup > 0) await runWrk(server.url, script, load, settings.warmup);
+        const result = await runWrk(server.url, script, load, settings.duration);
         results.get(server.contender.name)?.push(result);
         const bad = result.errors + result.timeouts + result.non2xx;
         log(
@@ -284,7 +275,6 @@ async function main(): Promise<void> {
     log(`wrote ${join(args.out, `${stem}.md`)} and ${stem}.svg`);
   } finally {
     for (const server of servers) server.child.kill('SIGTERM');
-    driver.kill('SIGTERM');
   }
 }
 

@@ -341,7 +341,12 @@ async function shutdownPhase(server: ServerHandle, port: number, firstId: number
 async function main(): Promise<void> {
   if (settings.duration < 60)
     log(`warning: --duration ${settings.duration} s is below the 60 s of a real soak run`);
-  const environment = describeEnvironment(root, args.node, []);
+  const environment = describeEnvironment(
+    root,
+    args.node,
+    [],
+    `node:http clients in the runner, Node ${process.version}`,
+  );
   const child = spawn(args.node, ['--expose-gc', '--import', 'tsx', join(here, 'server.ts')], {
     cwd: root,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
