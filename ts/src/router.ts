@@ -7,7 +7,7 @@ import {
   type RouteShape,
   shapeOf,
 } from './engine/engine.js';
-import { commitFront, type GeneratedFind } from './engine/generated-front.js';
+import { type GeneratedFind, GeneratedFront } from './engine/generated-front.js';
 import { createWasmEngine, createWasmEngineFromSnapshot } from './engine/wasm-engine.js';
 import {
   answerCode,
@@ -62,9 +62,8 @@ function warnShadowed(route: RouteInfo, by: RouteInfo): void {
 export class Router<T> {
   /** Registration, metadata and snapshots. */
   readonly #engine: Engine;
-  /** Whether lookups may go to a generated front ({@link RouterOptions.compiled}). */
-  readonly #front: boolean;
-  readonly #engineOptions: EngineOptions;
+  /** The generated front of a small table, when lookups may go to one ({@link RouterOptions.compiled}). */
+  readonly #front: GeneratedFront<RouteMatch<T>> | null;
   /** Lookups in the engine; also what the generated find leaves to it. */
   readonly #fallback = (method: string, path: string) => this.#findInEngine(method, path);
   /** The first lookup after a change: chooses how lookups are answered (`#commit`), then answers. */
@@ -94,8 +93,10 @@ export class Router<T> {
     } = options;
     this.#onShadowed = onShadowed;
     this.#engine = snapshot === undefined ? engine(engineOptions) : createWasmEngineFromSnapshot(snapshot);
-    this.#front = compiled && options.engine === undefined;
-    this.#engineOptions = engineOptions;
+    this.#front =
+      compiled && options.engine === undefined
+        ? new GeneratedFront(this.#engine, engineOptions, () => answerCode(this.#entries), this.#fallback)
+        : null;
   }
 
   /** The compiled table as bytes (versioned, checksummed), for the route cache. Throws for an engine
@@ -133,7 +134,8 @@ export class Router<T> {
     return info;
   }
 
-  #remember({ id, names, captures, hasOptional }: RouteShape, value: T): void {
+  #remember(shape: RouteShape, value: T): void {
+    const { id, names, captures, hasOptional } = shape;
     this.#entries[id] = {
       value,
       id,
@@ -142,6 +144,7 @@ export class Router<T> {
       fixed: names.length === 0 && captures === 0 ? fixedMatch(value, id) : null,
       make: matchMaker<T>(names, captures, hasOptional, this.#makers),
     };
+    this.#front?.add(shape);
     this.find = this.#commitAndFind;
   }
 
@@ -160,13 +163,10 @@ export class Router<T> {
   }
 
   /** Chooses how lookups are answered until the next change: by the generated find of a small table
-   * ({@link commitFront}) or by the engine. It becomes {@link find} itself, so that a lookup makes no
+   * ({@link GeneratedFront}) or by the engine. It becomes {@link find} itself, so that a lookup makes no
    * call on the way to it. */
   #commit(): GeneratedFind<RouteMatch<T>> {
-    const generated = this.#front
-      ? commitFront(this.#engine, this.#engineOptions, () => answerCode(this.#entries), this.#fallback)
-      : null;
-    this.find = generated ?? this.#fallback;
+    this.find = this.#front?.commit() ?? this.#fallback;
     return this.find;
   }
 

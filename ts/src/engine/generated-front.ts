@@ -1,6 +1,6 @@
 /**
  * Small tables answered by generated JavaScript, in front of the WebAssembly engine, and the one place
- * that decides whether lookups go to it or to the engine ({@link commitFront}).
+ * that decides whether lookups go to it or to the engine ({@link GeneratedFront}).
  *
  * Why: a lookup in WebAssembly pays a fixed toll (copying the path into wasm memory and crossing the
  * boundary; docs/PERFORMANCE.md) before the walk starts. On a table of a dozen routes the best JavaScript
@@ -36,53 +36,72 @@ import type { Engine, Order, RouteShape } from './engine.js';
 export type { AnswerCode, GeneratedFind } from './compiled-table.js';
 export { MAX_DYNAMIC_ROUTES, MAX_STATIC_PATHS } from './compiled-table.js';
 
-/** Tables with more routes than this stay on the engine whatever their shape (the front takes at most 16
- * dynamic routes and 64 static paths per method, so this only gives up tables of many methods) and are
- * declined without reading their route list, which would stay cached in the engine for nothing. */
-const MAX_TABLE_ROUTES = 512;
-
 export interface FrontOptions {
   order?: Order;
   trailingSlash?: boolean;
 }
 
 /**
- * The commit point between registration and serving. A router calls it on its first lookup after the
- * table changed and uses its answer until the next change: a generated find when the front takes the
- * table, else `null` (lookups go to the engine, with no extra call layer). `answers` builds the router's
- * answers in the generated code, asked only for a table the front takes; `fallback` answers what the
- * generated code leaves to the engine.
+ * The commit point between registration and serving. A router tells it of every route it registers
+ * ({@link add}) and asks it, on its first lookup after the table changed, how lookups are answered until
+ * the next change ({@link commit}): by a generated find when the front takes the table, else `null`
+ * (lookups go to the engine, with no extra call layer).
+ *
+ * Whether a table is within the front's limits is counted here as routes are added, from the shapes the
+ * router already holds: deciding asks the engine nothing, so a table over the limits costs no crossing
+ * and leaves the engine's route list unread (read once, it stays cached in the engine: on a 279-route
+ * table, 0.8 MiB of heap for nothing), and a router that alternates registrations and lookups does not
+ * re-read every route at each commit.
  */
-export function commitFront<A>(
-  engine: Engine,
-  options: FrontOptions,
-  answers: () => AnswerCode,
-  fallback: GeneratedFind<A>,
-): GeneratedFind<A> | null {
-  if ((options.order ?? 'definition') !== 'definition') return null;
-  if (engine.route(MAX_TABLE_ROUTES) !== undefined) return null;
-  const shapes = engine.snapshots?.shapes();
-  if (shapes !== undefined && !withinLimits(shapes)) return null;
-  return compileTable(engine.routes(), options.trailingSlash ?? true, answers, fallback);
-}
+export class GeneratedFront<A> {
+  readonly #engine: Engine;
+  readonly #options: FrontOptions;
+  readonly #answers: () => AnswerCode;
+  readonly #fallback: GeneratedFind<A>;
+  /** Per method: dynamic routes and static paths so far. */
+  readonly #dynamic = new Map<string, number>();
+  readonly #statics = new Map<string, number>();
+  #fits: boolean;
 
-/**
- * Whether no method has more dynamic routes or static paths than the front takes, read from the routes'
- * shapes. Declining a table that way leaves the engine's route list unread: read once, it stays cached in
- * the engine (on a 279-route table, 0.8 MiB of heap for nothing).
- */
-function withinLimits(shapes: readonly RouteShape[]): boolean {
-  const dynamic = new Map<string, number>();
-  const statics = new Map<string, number>();
-  for (const shape of shapes) {
-    if (shape.hasOptional || shape.captures > 0) return false;
-    const counts = shape.names.length > 0 ? dynamic : statics;
-    const limit = shape.names.length > 0 ? MAX_DYNAMIC_ROUTES : MAX_STATIC_PATHS;
+  /**
+   * `answers` builds the router's answers in the generated code, asked only for a table the front takes;
+   * `fallback` answers what the generated code leaves to the engine.
+   */
+  constructor(engine: Engine, options: FrontOptions, answers: () => AnswerCode, fallback: GeneratedFind<A>) {
+    this.#engine = engine;
+    this.#options = options;
+    this.#answers = answers;
+    this.#fallback = fallback;
+    this.#fits = (options.order ?? 'definition') === 'definition';
+  }
+
+  /** Counts a registered route against the per-method limits. */
+  add(shape: RouteShape): void {
+    if (!this.#fits) return;
+    if (shape.hasOptional || shape.captures > 0) {
+      this.#fits = false;
+      return;
+    }
+    const dynamic = shape.names.length > 0;
+    const counts = dynamic ? this.#dynamic : this.#statics;
+    const limit = dynamic ? MAX_DYNAMIC_ROUTES : MAX_STATIC_PATHS;
     for (const method of shape.methods) {
       const count = (counts.get(method) ?? 0) + 1;
-      if (count > limit) return false;
+      if (count > limit) this.#fits = false;
       counts.set(method, count);
     }
   }
-  return true;
+
+  /** The generated find for the table as it stands, or `null` when the engine answers it. */
+  commit(): GeneratedFind<A> | null {
+    if (!this.#fits) return null;
+    // Within the counts, a pattern may still be of a kind the generator does not take (a constraint):
+    // it decides that from the route list.
+    return compileTable(
+      this.#engine.routes(),
+      this.#options.trailingSlash ?? true,
+      this.#answers,
+      this.#fallback,
+    );
+  }
 }
