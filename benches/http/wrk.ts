@@ -4,8 +4,8 @@
  * Why wrk and not autocannon: on a two-core machine the server has one core and the load generator the
  * other, so throughput measures the server only while the generator keeps up with it. autocannon, a Node
  * process, used a whole core (8.1 s of CPU in 8.2 s) to send bare node:http 68,000 requests per second;
- * wrk sent 70,000 with 5.4 s of CPU (measured one after the other, 100 connections). With autocannon,
- * the fastest servers ran against the generator's ceiling.
+ * wrk sent 70,000 with 5.4 s of CPU (measured one after the other, 100 connections). autocannon's core
+ * was saturated at the fastest servers' rates, so a server faster than the generator could not show.
  *
  * Every connection of a run draws from one list of requests in turn (a Lua script, `mixScript`), so the
  * proportions of a mix are exact. wrk counts a status ≥ 400 as an error ("Non-2xx or 3xx responses": it
@@ -37,7 +37,18 @@ export interface RunResult {
   non2xx: number;
 }
 
-const luaString = (text: string) => JSON.stringify(text);
+/**
+ * A Lua string literal holding `text`'s UTF-8 bytes: printable ASCII as it is (but `"` and `\`), every
+ * other byte as a decimal escape, the one escape form Lua 5.1 (wrk's LuaJIT) reads for any byte.
+ */
+function luaString(text: string): string {
+  let out = '"';
+  for (const byte of Buffer.from(text, 'utf8')) {
+    const printable = byte >= 0x20 && byte < 0x7f && byte !== 0x22 && byte !== 0x5c;
+    out += printable ? String.fromCharCode(byte) : `\\${String(byte).padStart(3, '0')}`;
+  }
+  return `${out}"`;
+}
 
 /**
  * The Lua script that cycles through `requests`. The requests are formatted in `init`, not at the top of

@@ -23,7 +23,14 @@ interface Seen {
 const MIX: LoadRequest[] = [
   { method: 'GET', path: '/a/1' },
   { method: 'GET', path: '/a/2' },
-  { method: 'PUT', path: '/b', headers: { 'content-type': 'application/json' }, body: '{"x":1}' },
+  // Quotes, a backslash, a non-ASCII character and control characters: the Lua script must carry the bytes
+  // as they are.
+  {
+    method: 'PUT',
+    path: '/b',
+    headers: { 'content-type': 'application/json' },
+    body: '{"x":1,"t":"é \\ \u0001"}\n',
+  },
   { method: 'GET', path: '/missing' },
 ];
 
@@ -78,7 +85,7 @@ describe('the wrk load generator', () => {
       url: '/b',
       host: url.slice('http://'.length),
       contentType: 'application/json',
-      body: '{"x":1}',
+      body: MIX[2]?.body,
     });
     expect(seen.filter((s) => s.method === 'GET').every((s) => s.body === '')).toBe(true);
     // Every fourth request is answered 404: the benchmark's "non-2xx" failures.
@@ -99,7 +106,7 @@ describe('the wrk load generator', () => {
     for (const path of ['/a/2', '/b', '/missing'])
       expect(Math.abs(per(path) - per('/a/1'))).toBeLessThanOrEqual(8);
     expect(Math.abs(result.non2xx - result.total / 4)).toBeLessThanOrEqual(8);
-    expect(seen.filter((s) => s.url === '/b').every((s) => s.body === '{"x":1}')).toBe(true);
+    expect(seen.filter((s) => s.url === '/b').every((s) => s.body === MIX[2]?.body)).toBe(true);
   });
 });
 
