@@ -5,7 +5,7 @@
 
 use foldhash::HashMap;
 
-use crate::route::{Draft, Variant};
+use crate::route::{Atom, Draft, Variant};
 use crate::shadow::Shapes;
 use crate::RouteId;
 
@@ -32,8 +32,9 @@ impl Index {
             }
         }
         if !draft.is_static {
-            self.shapes
-                .add(id, draft.variants.iter().map(|v| v.atoms.clone()).collect());
+            let variants: Vec<&[Atom]> =
+                draft.variants.iter().map(|v| v.atoms.as_slice()).collect();
+            self.shapes.add(id, &variants);
         }
     }
 

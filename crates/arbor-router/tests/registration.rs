@@ -192,6 +192,12 @@ const SHADOWING: &[(&[&str], &str, Option<usize>)] = &[
     (&["/:p.:q/*"], "/:p.:r<int>/a", None), // conservative: not identical
     (&["/x/{^a$}"], "/x/{^a$}", None), // conflict
     (&["/x/{^a+$}"], "/x/{^a$}", None),
+    // Constraint and block sources compare by their text (the index keeps them numbered).
+    (&["/n/:x<int>/*"], "/n/:y<int>/b", Some(0)),
+    (&["/n/:x<int>/*"], "/n/:y<[a-z]+>/b", None), // a source the index has never seen
+    (&["/n/:x<int>/*", "/m/:x<alpha>"], "/n/:y<alpha>/b", None), // seen, on another route
+    (&["/c/:p/{^(\\d+)$}"], "/c/x/{^(\\d+)$}", Some(0)),
+    (&["/c/:p/{^(\\d+)$}"], "/c/x/{^(\\w+)$}", None),
 ];
 
 #[test]
