@@ -38,6 +38,19 @@ pub(crate) struct Shapes {
     sources: HashMap<String, u32>,
 }
 
+/// `atoms` with each constraint or block source replaced by `number(source)`.
+fn pack<'a>(
+    atoms: &'a [Atom],
+    mut number: impl FnMut(&String) -> u32 + 'a,
+) -> impl Iterator<Item = Packed> + 'a {
+    atoms.iter().map(move |a| match a {
+        Atom::Byte(b) => Packed::Byte(*b),
+        Atom::Param(source) => Packed::Param(source.as_ref().map(&mut number)),
+        Atom::Wildcard => Packed::Wildcard,
+        Atom::Block(source) => Packed::Block(number(source)),
+    })
+}
+
 /// The literal bytes a variant starts with.
 fn literal_prefix(atoms: &[Atom]) -> Vec<u8> {
     atoms
@@ -74,37 +87,23 @@ impl Shapes {
     /// `atoms` as stored, their sources numbered (new ones get the next number).
     fn pack_stored(&mut self, atoms: &[Atom]) -> Box<[Packed]> {
         let sources = &mut self.sources;
-        let mut number = |source: &String| {
+        pack(atoms, |source| {
             if let Some(&n) = sources.get(source) {
                 return n;
             }
             let n = u32::try_from(sources.len()).unwrap_or(UNSEEN);
             sources.insert(source.clone(), n);
             n
-        };
-        atoms
-            .iter()
-            .map(|a| match a {
-                Atom::Byte(b) => Packed::Byte(*b),
-                Atom::Param(source) => Packed::Param(source.as_ref().map(&mut number)),
-                Atom::Wildcard => Packed::Wildcard,
-                Atom::Block(source) => Packed::Block(number(source)),
-            })
-            .collect()
+        })
+        .collect()
     }
 
     /// `atoms` to compare with the stored shapes: a source never stored is [`UNSEEN`].
     fn pack_query(&self, atoms: &[Atom]) -> Vec<Packed> {
-        let number = |source: &String| self.sources.get(source).copied().unwrap_or(UNSEEN);
-        atoms
-            .iter()
-            .map(|a| match a {
-                Atom::Byte(b) => Packed::Byte(*b),
-                Atom::Param(source) => Packed::Param(source.as_ref().map(number)),
-                Atom::Wildcard => Packed::Wildcard,
-                Atom::Block(source) => Packed::Block(number(source)),
-            })
-            .collect()
+        pack(atoms, |source| {
+            self.sources.get(source).copied().unwrap_or(UNSEEN)
+        })
+        .collect()
     }
 
     /// The smallest id among the recorded routes accepted by `eligible` (method overlap) that
