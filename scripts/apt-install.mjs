@@ -1,7 +1,7 @@
 // Installs a Debian package with apt-get, for the tools the tests and benchmarks start themselves
-// (redis-server, wrk). The machines run as root. Two processes may need the same package at once (two test
-// files start Redis in parallel): a machine-wide lock keeps them from running apt-get together, which
-// would fail one of them on dpkg's own lock.
+// (redis-server, wrk). The machines run as root. Test files run in parallel and may each need a package
+// (two Redis test files, the wrk test): one machine-wide lock, whatever the package, keeps them from
+// running apt-get together, which would fail one of them on dpkg's own lock.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,11 +13,11 @@ const log = (message) => console.log(`[arbor] ${message}`);
 const sleepSync = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /**
- * Runs `fn` holding a machine-wide lock named after `name` (a directory: mkdir is atomic). A lock older
- * than ten minutes is a crashed holder's and is taken over.
+ * Runs `fn` holding the machine-wide install lock (a directory: mkdir is atomic). A lock older than ten
+ * minutes is a crashed holder's and is taken over.
  */
-function withInstallLock(name, fn) {
-  const lock = join(tmpdir(), `arbor-${name}-install.lock`);
+function withInstallLock(fn) {
+  const lock = join(tmpdir(), 'arbor-apt-install.lock');
   for (;;) {
     try {
       mkdirSync(lock);
@@ -50,7 +50,7 @@ function withInstallLock(name, fn) {
 export function ensureDebianPackage(pkg, find) {
   const found = find();
   if (found) return found;
-  return withInstallLock(pkg, () => {
+  return withInstallLock(() => {
     const again = find();
     if (again) return again;
     log(`${pkg}: missing, installing with apt-get (Debian package ${pkg})`);
