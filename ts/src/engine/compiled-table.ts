@@ -118,6 +118,16 @@ function groupPrefix(route: Dynamic): string | null {
   return end > 0 ? first.text.slice(0, end + 1) : null;
 }
 
+/** The list kept in `map` under `key`, added empty on first use. */
+function listIn<K, V>(map: Map<K, V[]>, key: K): V[] {
+  let list = map.get(key);
+  if (list === undefined) {
+    list = [];
+    map.set(key, list);
+  }
+  return list;
+}
+
 /** Text up to this long is compared character by character, inline; longer text with `startsWith`. */
 const INLINE_TEXT = 16;
 
@@ -207,10 +217,7 @@ function exactCode(code: ReadonlyMap<string, string>): string {
   if (code.size === 0) return '';
   const byLength = new Map<number, string[]>();
   for (const [path, run] of code) {
-    byLength.set(path.length, [
-      ...(byLength.get(path.length) ?? []),
-      `case ${JSON.stringify(path)}: ${run} break;`,
-    ]);
+    listIn(byLength, path.length).push(`case ${JSON.stringify(path)}: ${run} break;`);
   }
   const cases = [...byLength].map(
     ([length, paths]) => `case ${length}: switch (p) {\n${paths.join('\n')}\n} break;`,
@@ -247,7 +254,7 @@ function methodCode(
   const groups = new Map<string, Dynamic[]>();
   dynamic.forEach((d, k) => {
     const prefix = prefixes[k] as string;
-    groups.set(prefix, [...(groups.get(prefix) ?? []), d]);
+    listIn(groups, prefix).push(d);
   });
   // By the prefix's first character after the leading `/`, then the prefix itself.
   const byFirst = new Map<number, string[]>();
@@ -263,7 +270,7 @@ function methodCode(
     const body = routes.map((d, k) => routeCode(d, prefix.length, answers, defer, shared && sharing[k]));
     const code = `if (${textAt(prefix.slice(2), '', 2)}) {\n${scan}${body.join('\n')}\n${miss}\n}`;
     const first = prefix.charCodeAt(1);
-    byFirst.set(first, [...(byFirst.get(first) ?? []), code]);
+    listIn(byFirst, first).push(code);
   }
   const firstCases = [...byFirst].map(([code, tests]) => `case ${code}: {\n${tests.join('\n')}\n${miss}\n}`);
   return `${staticSwitch}if (p.charCodeAt(0) !== ${SLASH}) ${miss}\nswitch (p.charCodeAt(1)) {\n${firstCases.join('\n')}\n}\n${miss}`;
@@ -306,10 +313,9 @@ export function compileTable<A>(
   const staticPaths = new Map<string, string[]>();
   for (const [method, { statics }] of byMethod) {
     for (const [path, id] of statics) {
-      staticPaths.set(path, [
-        ...(staticPaths.get(path) ?? []),
+      listIn(staticPaths, path).push(
         `if (m === ${JSON.stringify(method)}) return ${answers.found(id, [], 'false')};`,
-      ]);
+      );
     }
   }
   const exact = exactCode(new Map([...staticPaths].map(([path, checks]) => [path, checks.join(' ')])));
