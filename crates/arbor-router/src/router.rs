@@ -394,7 +394,7 @@ impl Router {
     /// `flat` with the lean walk's segment trie, in definition order (`segments.rs`).
     pub(crate) fn with_segments(&self, mut flat: Flat) -> Flat {
         if self.options.order == Order::Definition {
-            flat.segments = Segments::build(&flat);
+            flat.segments = Segments::build(&flat, &self.matchers);
         }
         flat
     }

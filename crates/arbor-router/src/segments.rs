@@ -10,11 +10,12 @@
 //! A node is a position at the start of a segment (a `/`, or the start of the path). A static child
 //! is keyed by the whole next segment, its `/` included: its first 8 bytes and length in one compare,
 //! the rest of a longer one against `text`, and a hash table beyond `LINEAR` children. A node has at
-//! most one *parameter* child: a plain parameter that is the whole segment after its `/`. What else a
-//! node leads to (a constrained parameter, a segment tail such as `:a.:b`, text before a parameter
-//! such as `/v:n`, a wildcard, a regex block) is not built here: the node only records the smallest
-//! rank below such children (`general_rank`), and the lean walk gives the lookup to the byte walk
-//! when one of them could still hold the answer.
+//! most one *parameter* child: a parameter that is the whole segment after its `/`, plain or with a
+//! constraint (`/:id<int>`; the check runs out of the loop). What else a node leads to (a second
+//! parameter child, a segment tail such as `:a.:b`, text before a parameter such as `/v:n`, a
+//! wildcard, a regex block) is not built here: the node only records the smallest rank below such
+//! children (`general_rank`), and the lean walk gives the lookup to the byte walk when one of them
+//! could still hold the answer.
 //!
 //! The answer is the same as the byte walk's: in definition order the winner is the matching route
 //! of smallest rank whatever the tree's shape, and the lean walk explores every branch that could
@@ -25,7 +26,8 @@ use std::hash::BuildHasher;
 use foldhash::fast::FixedState;
 use foldhash::HashMap;
 
-use crate::route::ABSENT;
+use crate::constraint::Check;
+use crate::route::{Matcher, ABSENT};
 use crate::tree::{Flat, KIND_SEGMENT};
 use crate::words::{has_byte, label_at, mask_of, segment_end, word_at};
 use crate::{Values, MAX_VALUES, NONE};
@@ -55,9 +57,11 @@ struct SegNode {
     /// `mask + 1` entries (an index into the node's keys, `NONE` for empty).
     table: u32,
     mask: u32,
-    /// The plain `/:param` child (`NONE` for none) and the smallest rank below it.
+    /// The `/:param` child (`NONE` for none), the smallest rank below it, and its constraint's
+    /// check in `Segments::checks` (`NONE` for a plain parameter).
     param: u32,
     param_rank: u32,
+    param_check: u32,
     /// The smallest rank below this node's other dynamic children (`NONE` for none).
     general_rank: u32,
 }
@@ -80,6 +84,8 @@ pub(crate) struct Segments {
     keys: Vec<SegKey>,
     slots: Vec<u32>,
     text: Vec<u8>,
+    /// The constrained parameter children's checks.
+    checks: Vec<Check>,
     /// Root node per method id (`NONE` when the method has no dynamic routes).
     roots: Vec<u32>,
 }
@@ -139,6 +145,9 @@ struct Builder {
     key_ranges: Vec<(u32, u32)>,
     /// The static children's segments, end to end.
     text: Vec<u8>,
+    /// The checks of constrained parameter children, and the matcher each was taken from.
+    checks: Vec<Check>,
+    check_of_matcher: HashMap<u32, u32>,
     /// `(parent, 32 bits of the segment's hash)` → child: finding a static child is one probe (the
     /// segment compared, and on a hash collision every node searched).
     index: HashMap<(u32, u32), u32>,
@@ -153,6 +162,7 @@ impl Builder {
             leaf_route: NONE,
             param: NONE,
             param_rank: NONE,
+            param_check: NONE,
             general_rank: NONE,
             ..SegNode::default()
         });
@@ -202,17 +212,25 @@ impl Builder {
         c
     }
 
-    fn param_child(&mut self, at: u32) -> u32 {
-        match self.nodes.get(at as usize).map(|n| n.param) {
-            Some(c) if c != NONE => c,
-            _ => {
-                let c = self.push(at);
-                if let Some(node) = self.nodes.get_mut(at as usize) {
-                    node.param = c;
-                }
-                c
-            }
+    /// The parameter child of `at` with the constraint of `matcher` (`check`: `None` for a plain
+    /// parameter), or `None` when `at` already has a parameter child with another one.
+    fn param_child(&mut self, at: u32, matcher: u32, check: Option<&Check>) -> Option<u32> {
+        let check = match check {
+            None => NONE,
+            Some(check) => *self.check_of_matcher.entry(matcher).or_insert_with(|| {
+                self.checks.push(check.clone());
+                to_u32(self.checks.len() - 1)
+            }),
+        };
+        let node = self.nodes.get(at as usize)?;
+        if node.param != NONE {
+            return (node.param_check == check).then_some(node.param);
         }
+        let c = self.push(at);
+        let node = self.nodes.get_mut(at as usize)?;
+        node.param = c;
+        node.param_check = check;
+        Some(c)
     }
 }
 
@@ -229,14 +247,17 @@ struct Cursor {
 }
 
 impl Segments {
-    /// The segment trie of `flat`'s dynamic routes, or `None` when the flat tree does not convert
-    /// (a forged snapshot's, or static text right after a parameter): the byte walk then runs alone.
-    pub(crate) fn build(flat: &Flat) -> Option<Self> {
+    /// The segment trie of `flat`'s dynamic routes (`matchers`: the router's, by id), or `None` when
+    /// the flat tree does not convert (a forged snapshot's, or static text right after a parameter):
+    /// the byte walk then runs alone.
+    pub(crate) fn build(flat: &Flat, matchers: &[Matcher]) -> Option<Self> {
         let mut b = Builder {
             nodes: Vec::with_capacity(flat.nodes.len()),
             parents: Vec::with_capacity(flat.nodes.len()),
             key_ranges: Vec::with_capacity(flat.nodes.len()),
             text: Vec::new(),
+            checks: Vec::new(),
+            check_of_matcher: HashMap::default(),
             index: HashMap::default(),
             hasher: FixedState::default(),
         };
@@ -269,14 +290,22 @@ impl Segments {
                 let node = flat.nodes.get(cur.flat as usize)?;
                 if node.matcher != NONE {
                     let segment = path.get(cur.segment_start..).unwrap_or_default();
-                    if node.kind != KIND_SEGMENT || segment != b"/" {
-                        // Not a plain parameter that is a whole segment: left to the byte walk,
-                        // which the lean walk calls when this subtree could win.
+                    let child = match matchers.get(node.matcher as usize) {
+                        _ if segment != b"/" => None,
+                        _ if node.kind == KIND_SEGMENT => b.param_child(cur.at, node.matcher, None),
+                        Some(Matcher::Segment(Some(check))) => {
+                            b.param_child(cur.at, node.matcher, Some(check))
+                        }
+                        _ => None,
+                    };
+                    let Some(child) = child else {
+                        // Not a parameter that is a whole segment, or a second one: left to the
+                        // byte walk, which the lean walk calls when this subtree could win.
                         let slot = &mut b.nodes.get_mut(cur.at as usize)?.general_rank;
                         *slot = (*slot).min(node.min_rank);
                         continue;
-                    }
-                    cur.at = b.param_child(cur.at);
+                    };
+                    cur.at = child;
                     cur.segment_start = path.len();
                     cur.after_param = true;
                 } else {
@@ -319,6 +348,7 @@ impl Segments {
         drop(seen);
         drop(path);
         b.index = HashMap::default();
+        b.check_of_matcher = HashMap::default();
         Some(Self::lay_out(b, roots))
     }
 
@@ -351,6 +381,7 @@ impl Segments {
             parents,
             key_ranges,
             text,
+            checks,
             ..
         } = b;
         // Children are created after their parent: a reverse pass computes the subtree minimums.
@@ -461,6 +492,7 @@ impl Segments {
             keys,
             slots,
             text: long_text,
+            checks,
             roots,
         }
     }
@@ -523,6 +555,15 @@ impl Segments {
         None
     }
 
+    /// Whether `path[start..end]` satisfies check `check` (out of line: the loop stays small).
+    #[inline(never)]
+    fn passes(&self, check: u32, path: &[u8], start: usize, end: usize) -> bool {
+        match (self.checks.get(check as usize), path.get(start..end)) {
+            (Some(check), Some(value)) => check.matches(value),
+            _ => false,
+        }
+    }
+
     /// Definition order's search from `root` (see the module's description). The values of the
     /// route found go to `out`, in the order of its layout in `layouts` (the flat tree's).
     ///
@@ -579,7 +620,9 @@ impl Segments {
                     let param = node.param != NONE
                         && node.param_rank < best_rank
                         && end > pos + 1
-                        && path.get(pos) == Some(&b'/');
+                        && path.get(pos) == Some(&b'/')
+                        && (node.param_check == NONE
+                            || self.passes(node.param_check, path, pos + 1, end));
                     if let Some(child) = self
                         .static_child(node, path, pos, end, w)
                         .and_then(|c| self.nodes.get(c as usize))
@@ -743,5 +786,58 @@ mod tests {
         }
         assert_eq!(answered, 453);
         assert_eq!(handed_over, ["/repos/:owner/:repo/compare/:base...:head"]);
+    }
+
+    /// A constrained parameter that is the whole segment is the node's parameter child: the lean
+    /// walk answers through it and checks the value, and hands the lookup over where a second
+    /// parameter child (the plain `:slug` beside `/pages/:id<int>`) could hold the answer.
+    #[test]
+    fn lean_walk_checks_a_constrained_parameter_child() {
+        let routes = [
+            "/posts/:id<int>",
+            "/posts/:id<int>/archive/:year<year>",
+            "/tags/:tag<[a-z]+>/posts",
+            "/pages/:id<int>",
+            "/pages/:slug",
+        ];
+        let mut router = Router::new(RouterOptions::default());
+        for pattern in routes {
+            router.insert(&["GET"], pattern).unwrap();
+        }
+        let flat = router.flat_for_tests();
+        let segments = flat.segments.as_ref().expect("the table converts");
+        let method_id = router.method_id("GET").unwrap();
+        let root = segments.root(method_id).unwrap();
+        let (mut lean_spans, mut byte_spans) = (Spans::new(), Spans::new());
+        let table: [(&str, Lean); 8] = [
+            ("/posts/42", Lean::Found(0)),
+            ("/posts/42/archive/2024", Lean::Found(1)),
+            ("/posts/42/archive/2024x", Lean::NotFound),
+            ("/posts/abc", Lean::NotFound),
+            ("/tags/rust/posts", Lean::Found(2)),
+            ("/tags/Rust/posts", Lean::NotFound),
+            ("/pages/42", Lean::General),
+            ("/pages/about", Lean::General),
+        ];
+        for (url, expected) in table {
+            let path = url.as_bytes();
+            let lean = segments.search(
+                root,
+                path,
+                &mut lean_spans.lean,
+                &mut lean_spans.values,
+                &flat.layouts,
+            );
+            assert_eq!(lean, expected, "{url}");
+            let byte = router.walk_general(flat, method_id, path, &mut byte_spans);
+            match lean {
+                Lean::Found(id) => {
+                    assert_eq!(Some(id), byte, "{url}");
+                    assert_eq!(lean_spans.as_slice(), byte_spans.as_slice(), "{url}");
+                }
+                Lean::NotFound => assert_eq!(byte, None, "{url}"),
+                Lean::General => {}
+            }
+        }
     }
 }
