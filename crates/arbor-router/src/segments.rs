@@ -9,13 +9,15 @@
 //!
 //! A node is a position at the start of a segment (a `/`, or the start of the path). A static child
 //! is keyed by the whole next segment, its `/` included: its first 8 bytes and length in one compare,
-//! the rest of a longer one against `text`, and a hash table beyond `LINEAR` children. A node has at
-//! most one *parameter* child: a parameter that is the whole segment after its `/`, plain or with a
-//! constraint (`/:id<int>`; the check runs out of the loop). What else a node leads to (a second
-//! parameter child, a segment tail such as `:a.:b`, text before a parameter such as `/v:n`, a
-//! wildcard, a regex block) is not built here: the node only records the smallest rank below such
-//! children (`general_rank`), and the lean walk gives the lookup to the byte walk when one of them
-//! could still hold the answer.
+//! the rest of a longer one against `text`, and a hash table beyond `LINEAR` children. A node's
+//! *parameter* children are parameters that are the whole segment after its `/`, plain or with a
+//! constraint (`/:id<int>`; the check runs out of the loop). The common node has one, entered
+//! straight from the loop; several (`/:id<int>` beside `/:slug`) are chained from the one of
+//! smallest rank and tried in that order from the alternatives' stack. What else a node leads to (a
+//! segment tail such as `:a.:b`, text before a parameter such as `/v:n`, a wildcard, a regex block)
+//! is not built here: the node only records the smallest rank below such children
+//! (`general_rank`), and the lean walk gives the lookup to the byte walk when one of them could
+//! still hold the answer.
 //!
 //! The answer is the same as the byte walk's: in definition order the winner is the matching route
 //! of smallest rank whatever the tree's shape, and the lean walk explores every branch that could
@@ -39,6 +41,10 @@ const LINEAR: u32 = 4;
 /// a deeper lookup goes to the byte walk.
 const LEAN_FRAMES: usize = 32;
 
+/// `SegNode::param_check` of a node with several parameter children: each child holds its own
+/// check (`own_check`), and they are tried from the alternatives' stack.
+const SEVERAL: u32 = NONE - 1;
+
 #[derive(Debug, Clone, Copy, Default)]
 struct SegNode {
     /// Smallest leaf rank below (and at) this node, the children the byte walk alone handles
@@ -57,11 +63,16 @@ struct SegNode {
     /// `mask + 1` entries (an index into the node's keys, `NONE` for empty).
     table: u32,
     mask: u32,
-    /// The `/:param` child (`NONE` for none), the smallest rank below it, and its constraint's
-    /// check in `Segments::checks` (`NONE` for a plain parameter).
+    /// The `/:param` child (`NONE` for none; of several, the one of smallest rank), the smallest
+    /// rank below it, and its constraint's check in `Segments::checks` (`NONE` for a plain
+    /// parameter, `SEVERAL` for several children).
     param: u32,
     param_rank: u32,
     param_check: u32,
+    /// A parameter child of a node with several: its own check (`NONE`: plain) and the next child
+    /// of the same node, by rank (`NONE`: the last). Unused (`NONE`) for a lone parameter child.
+    own_check: u32,
+    next_param: u32,
     /// The smallest rank below this node's other dynamic children (`NONE` for none).
     general_rank: u32,
 }
@@ -163,6 +174,8 @@ impl Builder {
             param: NONE,
             param_rank: NONE,
             param_check: NONE,
+            own_check: NONE,
+            next_param: NONE,
             general_rank: NONE,
             ..SegNode::default()
         });
@@ -213,7 +226,8 @@ impl Builder {
     }
 
     /// The parameter child of `at` with the constraint of `matcher` (`check`: `None` for a plain
-    /// parameter), or `None` when `at` already has a parameter child with another one.
+    /// parameter). While building, `at`'s parameter children are chained by `next_param` in the
+    /// order made, each with its `own_check`; `lay_out` orders them.
     fn param_child(&mut self, at: u32, matcher: u32, check: Option<&Check>) -> Option<u32> {
         let check = match check {
             None => NONE,
@@ -222,14 +236,21 @@ impl Builder {
                 to_u32(self.checks.len() - 1)
             }),
         };
-        let node = self.nodes.get(at as usize)?;
-        if node.param != NONE {
-            return (node.param_check == check).then_some(node.param);
+        let mut last = NONE;
+        let mut c = self.nodes.get(at as usize)?.param;
+        while c != NONE {
+            let child = self.nodes.get(c as usize)?;
+            if child.own_check == check {
+                return Some(c);
+            }
+            (last, c) = (c, child.next_param);
         }
         let c = self.push(at);
-        let node = self.nodes.get_mut(at as usize)?;
-        node.param = c;
-        node.param_check = check;
+        self.nodes.get_mut(c as usize)?.own_check = check;
+        match self.nodes.get_mut(last as usize) {
+            Some(last) => last.next_param = c,
+            None => self.nodes.get_mut(at as usize)?.param = c,
+        }
         Some(c)
     }
 }
@@ -299,8 +320,8 @@ impl Segments {
                         _ => None,
                     };
                     let Some(child) = child else {
-                        // Not a parameter that is a whole segment, or a second one: left to the
-                        // byte walk, which the lean walk calls when this subtree could win.
+                        // Not a parameter that is the whole segment: left to the byte walk, which
+                        // the lean walk calls when this subtree could win.
                         let slot = &mut b.nodes.get_mut(cur.at as usize)?.general_rank;
                         *slot = (*slot).min(node.min_rank);
                         continue;
@@ -394,12 +415,9 @@ impl Segments {
                 parent.min_rank = parent.min_rank.min(m);
             }
         }
+        let mut chain = Vec::new();
         for idx in 0..nodes.len() {
-            let param = nodes.get(idx).map_or(NONE, |n| n.param);
-            let rank = nodes.get(param as usize).map_or(NONE, |n| n.min_rank);
-            if let Some(node) = nodes.get_mut(idx) {
-                node.param_rank = rank;
-            }
+            Self::order_params(&mut nodes, idx, &mut chain);
         }
         // Static children grouped by parent: counts, then each parent's first slot.
         let is_key = |idx: usize| key_ranges.get(idx).is_some_and(|k| k.1 > 0);
@@ -497,6 +515,39 @@ impl Segments {
         }
     }
 
+    /// Orders node `idx`'s parameter children by their smallest rank (so that once one cannot win,
+    /// neither can the ones after it), and sets the node's `param`, `param_rank` and `param_check`.
+    /// A lone child's check moves to its parent, where the loop reads it.
+    fn order_params(nodes: &mut [SegNode], idx: usize, chain: &mut Vec<(u32, u32)>) {
+        chain.clear();
+        let mut c = nodes.get(idx).map_or(NONE, |n| n.param);
+        while let Some(child) = nodes.get(c as usize) {
+            chain.push((child.min_rank, c));
+            c = child.next_param;
+        }
+        chain.sort_unstable();
+        let (first, rank, check) = match chain.as_slice() {
+            [] => return,
+            [(rank, only)] => {
+                let Some(child) = nodes.get_mut(*only as usize) else {
+                    return;
+                };
+                let check = std::mem::replace(&mut child.own_check, NONE);
+                (*only, *rank, check)
+            }
+            [(rank, first), ..] => (*first, *rank, SEVERAL),
+        };
+        let nexts = chain.iter().skip(1).map(|&(_, c)| c).chain([NONE]);
+        for (&(_, c), next) in chain.iter().zip(nexts) {
+            if let Some(child) = nodes.get_mut(c as usize) {
+                child.next_param = next;
+            }
+        }
+        if let Some(node) = nodes.get_mut(idx) {
+            (node.param, node.param_rank, node.param_check) = (first, rank, check);
+        }
+    }
+
     /// The root of a method's dynamic routes.
     #[inline(always)]
     pub(crate) fn root(&self, method_id: u32) -> Option<u32> {
@@ -555,13 +606,36 @@ impl Segments {
         None
     }
 
-    /// Whether `path[start..end]` satisfies check `check` (out of line: the loop stays small).
+    /// Whether `path[start..end]` satisfies check `check` (out of line: the loop stays small). A
+    /// node with several parameter children passes: each child is checked when it is tried.
     #[inline(never)]
     fn passes(&self, check: u32, path: &[u8], start: usize, end: usize) -> bool {
+        if check == SEVERAL {
+            return true;
+        }
         match (self.checks.get(check as usize), path.get(start..end)) {
             (Some(check), Some(value)) => check.matches(value),
             _ => false,
         }
+    }
+
+    /// Of the parameter children chained from `frame.node`, the first that can still beat
+    /// `best_rank` and whose check the segment passes, and the child after it (`NONE`: none).
+    #[inline(never)]
+    fn pick_param(&self, frame: LeanFrame, path: &[u8], best_rank: u32) -> Option<(u32, u32)> {
+        let mut c = frame.node;
+        while let Some(child) = self.nodes.get(c as usize) {
+            // The chain is ordered by rank: once one cannot win, neither can the rest.
+            if child.min_rank >= best_rank {
+                return None;
+            }
+            let (start, end) = (frame.pos as usize + 1, frame.end as usize);
+            if child.own_check == NONE || self.passes(child.own_check, path, start, end) {
+                return Some((c, child.next_param));
+            }
+            c = child.next_param;
+        }
+        None
     }
 
     /// Definition order's search from `root` (see the module's description). The values of the
@@ -643,7 +717,19 @@ impl Segments {
                         pos = end;
                         continue;
                     }
-                    if param {
+                    if param && node.param_check == SEVERAL {
+                        // Several parameter children: tried in turn from the alternatives' stack.
+                        let Some(frame) = buf.frames.get_mut(sp) else {
+                            return Lean::General;
+                        };
+                        *frame = LeanFrame {
+                            node: node.param,
+                            pos: pos as u32,
+                            end: end as u32,
+                            depth: nv as u32,
+                        };
+                        sp += 1;
+                    } else if param {
                         let Some(child) = self.nodes.get(node.param as usize) else {
                             return Lean::General;
                         };
@@ -664,11 +750,32 @@ impl Segments {
                 let Some(&frame) = buf.frames.get(sp) else {
                     return Lean::General;
                 };
-                let Some(child) = self.nodes.get(frame.node as usize) else {
+                let Some(mut child) = self.nodes.get(frame.node as usize) else {
                     return Lean::General;
                 };
                 if child.min_rank >= best_rank {
                     continue;
+                }
+                if child.own_check != NONE || child.next_param != NONE {
+                    // One of several parameter children: the first from here that can still win
+                    // and passes its check; the one after it is left as the next alternative.
+                    let Some((found, next)) = self.pick_param(frame, path, best_rank) else {
+                        continue;
+                    };
+                    let Some(found) = self.nodes.get(found as usize) else {
+                        return Lean::General;
+                    };
+                    child = found;
+                    if next != NONE {
+                        let Some(slot) = buf.frames.get_mut(sp) else {
+                            return Lean::General;
+                        };
+                        *slot = LeanFrame {
+                            node: next,
+                            ..frame
+                        };
+                        sp += 1;
+                    }
                 }
                 nv = frame.depth as usize;
                 if nv < best_nv && !best_saved {
@@ -788,9 +895,9 @@ mod tests {
         assert_eq!(handed_over, ["/repos/:owner/:repo/compare/:base...:head"]);
     }
 
-    /// A constrained parameter that is the whole segment is the node's parameter child: the lean
-    /// walk answers through it and checks the value, and hands the lookup over where a second
-    /// parameter child (the plain `:slug` beside `/pages/:id<int>`) could hold the answer.
+    /// A constrained parameter that is the whole segment is a parameter child: the lean walk checks
+    /// the value, and tries a node's several parameter children (`/pages/:id<int>` and
+    /// `/pages/:slug`) in definition order, each with its own check.
     #[test]
     fn lean_walk_checks_a_constrained_parameter_child() {
         let routes = [
@@ -799,6 +906,14 @@ mod tests {
             "/tags/:tag<[a-z]+>/posts",
             "/pages/:id<int>",
             "/pages/:slug",
+            "/users/:name/profile",
+            "/users/:id<int>/settings",
+            "/v/:a<int>/x",
+            "/v/:b<[a-f]+>/y",
+            "/v/:c/z",
+            "/w/:a<[a-z]+>/k",
+            "/w/s/:t",
+            "/w/:c/:d",
         ];
         let mut router = Router::new(RouterOptions::default());
         for pattern in routes {
@@ -809,15 +924,28 @@ mod tests {
         let method_id = router.method_id("GET").unwrap();
         let root = segments.root(method_id).unwrap();
         let (mut lean_spans, mut byte_spans) = (Spans::new(), Spans::new());
-        let table: [(&str, Lean); 8] = [
+        let table: [(&str, Lean); 17] = [
             ("/posts/42", Lean::Found(0)),
             ("/posts/42/archive/2024", Lean::Found(1)),
             ("/posts/42/archive/2024x", Lean::NotFound),
             ("/posts/abc", Lean::NotFound),
             ("/tags/rust/posts", Lean::Found(2)),
             ("/tags/Rust/posts", Lean::NotFound),
-            ("/pages/42", Lean::General),
-            ("/pages/about", Lean::General),
+            ("/pages/42", Lean::Found(3)),
+            ("/pages/about", Lean::Found(4)),
+            // The first child's subtree has no `/settings`: the next child is tried.
+            ("/users/42/settings", Lean::Found(6)),
+            ("/users/ann/settings", Lean::NotFound),
+            ("/users/42/profile", Lean::Found(5)),
+            // Three children: a failed check skips to the next one, whose subtree is walked.
+            ("/v/abc/z", Lean::Found(9)),
+            ("/v/ab/y", Lean::Found(8)),
+            ("/v/12/x", Lean::Found(7)),
+            ("/v/12/y", Lean::NotFound),
+            // The static child answers first (11); of the parameter children, the one defined
+            // earlier (10) still beats it, the later one (12) cannot.
+            ("/w/s/k", Lean::Found(10)),
+            ("/w/s/z", Lean::Found(11)),
         ];
         for (url, expected) in table {
             let path = url.as_bytes();
