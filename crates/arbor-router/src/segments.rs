@@ -697,28 +697,13 @@ impl Segments {
                         && path.get(pos) == Some(&b'/')
                         && (node.param_check == NONE
                             || self.passes(node.param_check, path, pos + 1, end));
-                    if let Some(child) = self
+                    let child = self
                         .static_child(node, path, pos, end, w)
-                        .and_then(|c| self.nodes.get(c as usize))
-                    {
-                        if param {
-                            let Some(frame) = buf.frames.get_mut(sp) else {
-                                return Lean::General;
-                            };
-                            *frame = LeanFrame {
-                                node: node.param,
-                                pos: pos as u32,
-                                end: end as u32,
-                                depth: nv as u32,
-                            };
-                            sp += 1;
-                        }
-                        node = child;
-                        pos = end;
-                        continue;
-                    }
-                    if param && node.param_check == SEVERAL {
-                        // Several parameter children: tried in turn from the alternatives' stack.
+                        .and_then(|c| self.nodes.get(c as usize));
+                    // The parameter child waits on the alternatives' stack while a static child is
+                    // walked; so do a node's several parameter children, tried in turn from there.
+                    let several = node.param_check == SEVERAL;
+                    if param && (child.is_some() || several) {
                         let Some(frame) = buf.frames.get_mut(sp) else {
                             return Lean::General;
                         };
@@ -729,7 +714,13 @@ impl Segments {
                             depth: nv as u32,
                         };
                         sp += 1;
-                    } else if param {
+                    }
+                    if let Some(child) = child {
+                        node = child;
+                        pos = end;
+                        continue;
+                    }
+                    if param && !several {
                         let Some(child) = self.nodes.get(node.param as usize) else {
                             return Lean::General;
                         };
