@@ -2,10 +2,10 @@
 //!
 //! The byte walk (`lookup.rs`) handles every pattern kind and both orders, and inside WebAssembly it
 //! runs at about half its native speed: V8 compiles its large loop with many live values into code
-//! that spills. A loop that knows only static segments and plain `/:param` segments, with its
+//! that spills. A loop that knows only static segments and whole-segment parameters, with its
 //! buffers in fixed arrays, runs there at nearly native speed (docs/PERFORMANCE.md). This is that
-//! loop, in front of the byte walk: it answers a lookup when every part of the trie it has to
-//! consider is of those two kinds, and hands the lookup to the byte walk otherwise (`Lean::General`).
+//! loop, in front of the byte walk: it answers a lookup unless a part of the trie it does not hold
+//! could beat its answer, and hands the lookup to the byte walk then (`Lean::General`).
 //!
 //! A node is a position at the start of a segment (a `/`, or the start of the path). A static child
 //! is keyed by the whole next segment, its `/` included: its first 8 bytes and length in one compare,
@@ -16,12 +16,12 @@
 //! smallest rank and tried in that order from the alternatives' stack. What else a node leads to (a
 //! segment tail such as `:a.:b`, text before a parameter such as `/v:n`, a wildcard, a regex block)
 //! is not built here: the node only records the smallest rank below such children
-//! (`general_rank`), and the lean walk gives the lookup to the byte walk when one of them could
-//! still hold the answer.
+//! (`general_rank`); the walk keeps the smallest of those over the nodes it visits, and gives the
+//! lookup to the byte walk when it is smaller than its answer's rank (or there is no answer).
 //!
 //! The answer is the same as the byte walk's: in definition order the winner is the matching route
 //! of smallest rank whatever the tree's shape, and the lean walk explores every branch that could
-//! hold a smaller rank than the best so far (a static child first, the parameter child after it).
+//! hold a smaller rank than the best so far (a static child first, the parameter children after it).
 
 use std::hash::BuildHasher;
 
@@ -126,7 +126,7 @@ pub(crate) enum Lean {
     /// This route, its values in the caller's buffer.
     Found(u32),
     NotFound,
-    /// A part of the trie the lean walk does not handle could hold the answer: walk the byte tree.
+    /// A part of the trie the lean walk does not hold could beat its answer: walk the byte tree.
     General,
 }
 
