@@ -847,7 +847,35 @@ mod bench_tables;
 #[cfg(test)]
 mod tests {
     use super::Lean;
-    use crate::{Lookup, Router, RouterOptions, Spans};
+    use crate::{Lookup, RouteId, Router, RouterOptions, Spans};
+
+    /// The lean walk's answer for `url` and the byte walk's, held to each other wherever the lean
+    /// walk answers: the same route with the same spans, or no route.
+    fn both_walks(router: &Router, method: &str, url: &str) -> (Lean, Option<RouteId>) {
+        let flat = router.flat_for_tests();
+        let segments = flat.segments.as_ref().expect("the table converts");
+        let method_id = router.method_id(method).unwrap();
+        let root = segments.root(method_id).unwrap();
+        let (mut lean_spans, mut byte_spans) = (Spans::new(), Spans::new());
+        let path = url.as_bytes();
+        let lean = segments.search(
+            root,
+            path,
+            &mut lean_spans.lean,
+            &mut lean_spans.values,
+            &flat.layouts,
+        );
+        let byte = router.walk_general(flat, method_id, path, &mut byte_spans);
+        match lean {
+            Lean::Found(id) => {
+                assert_eq!(Some(id), byte, "{url}");
+                assert_eq!(lean_spans.as_slice(), byte_spans.as_slice(), "{url}");
+            }
+            Lean::NotFound => assert_eq!(byte, None, "{url}"),
+            Lean::General => {}
+        }
+        (lean, byte)
+    }
 
     /// The lean walk answers every dynamic request of the GitHub table itself, with the byte walk's
     /// answers: the one route it does not hold, `compare/:base...:head` (a segment tail), is defined
@@ -859,34 +887,21 @@ mod tests {
         for (method, pattern) in &routes {
             router.insert(&[method.as_str()], pattern).unwrap();
         }
-        let flat = router.flat_for_tests();
-        let segments = flat.segments.as_ref().expect("the GitHub table converts");
-        let (mut lean_spans, mut byte_spans) = (Spans::new(), Spans::new());
+        let mut spans = Spans::new();
         let (mut answered, mut handed_over) = (0, vec![]);
         for ((method, pattern), (_, url)) in routes.iter().zip(&requests) {
             if !pattern.contains(':') {
                 continue;
             }
-            let method_id = router.method_id(method).unwrap();
-            let root = segments.root(method_id).unwrap();
-            let path = url.as_bytes();
-            let byte = router.walk_general(flat, method_id, path, &mut byte_spans);
-            let lean = segments.search(
-                root,
-                path,
-                &mut lean_spans.lean,
-                &mut lean_spans.values,
-                &flat.layouts,
-            );
+            let (lean, byte) = both_walks(&router, method, url);
             assert_ne!(lean, Lean::NotFound, "{url}: every request matches a route");
-            if let Lean::Found(id) = lean {
+            if let Lean::Found(_) = lean {
                 answered += 1;
-                assert_eq!(Some(id), byte, "{url}");
-                assert_eq!(lean_spans.as_slice(), byte_spans.as_slice(), "{url}");
             } else {
                 handed_over.push(pattern.as_str());
             }
-            let whole = router.lookup(method_id, path, &mut lean_spans);
+            let method_id = router.method_id(method).unwrap();
+            let whole = router.lookup(method_id, url.as_bytes(), &mut spans);
             assert_eq!(whole, byte.map_or(Lookup::NotFound, Lookup::Found), "{url}");
         }
         assert_eq!(answered, 454);
@@ -923,11 +938,6 @@ mod tests {
         for pattern in routes {
             router.insert(&["GET"], pattern).unwrap();
         }
-        let flat = router.flat_for_tests();
-        let segments = flat.segments.as_ref().expect("the table converts");
-        let method_id = router.method_id("GET").unwrap();
-        let root = segments.root(method_id).unwrap();
-        let (mut lean_spans, mut byte_spans) = (Spans::new(), Spans::new());
         let table: [(&str, Lean); 21] = [
             ("/posts/42", Lean::Found(0)),
             ("/posts/42/archive/2024", Lean::Found(1)),
@@ -959,24 +969,7 @@ mod tests {
             ("/g/hello", Lean::Found(16)),
         ];
         for (url, expected) in table {
-            let path = url.as_bytes();
-            let lean = segments.search(
-                root,
-                path,
-                &mut lean_spans.lean,
-                &mut lean_spans.values,
-                &flat.layouts,
-            );
-            assert_eq!(lean, expected, "{url}");
-            let byte = router.walk_general(flat, method_id, path, &mut byte_spans);
-            match lean {
-                Lean::Found(id) => {
-                    assert_eq!(Some(id), byte, "{url}");
-                    assert_eq!(lean_spans.as_slice(), byte_spans.as_slice(), "{url}");
-                }
-                Lean::NotFound => assert_eq!(byte, None, "{url}"),
-                Lean::General => {}
-            }
+            assert_eq!(both_walks(&router, "GET", url).0, expected, "{url}");
         }
     }
 }
