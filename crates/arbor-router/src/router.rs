@@ -417,23 +417,34 @@ impl Router {
     /// assert_eq!(router.lookup(get, b"/static", &mut spans), Lookup::Found(id));
     /// assert_eq!(spans.as_slice(), &[8, 8]);
     /// ```
+    #[inline(always)]
     pub fn lookup(&self, method_id: u32, path: &[u8], spans: &mut Spans) -> Lookup {
+        match self.lookup_id(method_id, path, spans) {
+            NONE => Lookup::NotFound,
+            id => Lookup::Found(id),
+        }
+    }
+
+    /// [`Router::lookup`]'s answer as one `u32`, the route id or `NONE`, and so is every function
+    /// under it: WebAssembly returns a `u32` in a register, where an enum or an `Option` with data
+    /// comes back through linear memory (a stack frame there, a store and a load per call).
+    fn lookup_id(&self, method_id: u32, path: &[u8], spans: &mut Spans) -> RouteId {
         let flat = self.flat();
         // An exact static route is final (SPEC §3 rule 2): the common case returns here, from a
         // small function; the walk and the trailing-slash retry are out of line.
         let len = match flat.statics.probe(method_id, path) {
             Probe::Static(id) => {
                 spans.values.clear();
-                return Lookup::Found(id);
+                return id;
             }
             Probe::Dynamic(len) => len,
-            Probe::Refused => return Lookup::NotFound,
+            Probe::Refused => return NONE,
         };
         let path = path.get(..len).unwrap_or_default();
         self.lookup_dynamic(flat, method_id, path, spans)
     }
 
-    /// The rest of [`Router::lookup`] after a miss in the static table: the walk, then the
+    /// The rest of [`Router::lookup_id`] after a miss in the static table: the walk, then the
     /// trailing-slash retry.
     #[inline(never)]
     fn lookup_dynamic(
@@ -442,15 +453,15 @@ impl Router {
         method_id: u32,
         path: &[u8],
         spans: &mut Spans,
-    ) -> Lookup {
+    ) -> RouteId {
         if path.len() >= NONE as usize {
-            return Lookup::NotFound;
+            return NONE;
         }
         // The walk is inlined here (one call fewer on the hot path); the retry is out of line.
-        if let Some(id) = self.walk(flat, method_id, path, spans) {
-            return Lookup::Found(id);
+        match self.walk(flat, method_id, path, spans) {
+            NONE => self.retry(flat, method_id, path, spans),
+            id => id,
         }
-        self.retry(flat, method_id, path, spans)
     }
 
     /// The trailing-slash retry of [`Router::lookup_dynamic`], with one slash toggled: the static
@@ -461,26 +472,24 @@ impl Router {
     /// the shorter path can match would cost every lookup a little, measured at ~5 % more
     /// instructions on hits.)
     #[inline(never)]
-    fn retry(&self, flat: &Flat, method_id: u32, path: &[u8], spans: &mut Spans) -> Lookup {
+    fn retry(&self, flat: &Flat, method_id: u32, path: &[u8], spans: &mut Spans) -> RouteId {
         if !self.options.trailing_slash || path.len() <= 1 {
-            return Lookup::NotFound;
+            return NONE;
         }
-        let found = if let Some(shorter) = path.strip_suffix(b"/") {
-            self.exactly(flat, method_id, shorter, true, spans)
-        } else {
-            let walk = flat.slash_ends.get(method_id as usize) == Some(&true);
-            if !walk && !flat.statics.has_len(path.len() + 1) {
-                return Lookup::NotFound;
-            }
-            let mut longer = std::mem::take(&mut spans.scratch);
-            longer.clear();
-            longer.extend_from_slice(path);
-            longer.push(b'/');
-            let found = self.exactly(flat, method_id, &longer, walk, spans);
-            spans.scratch = longer;
-            found
-        };
-        found.map_or(Lookup::NotFound, Lookup::Found)
+        if let Some(shorter) = path.strip_suffix(b"/") {
+            return self.exactly(flat, method_id, shorter, true, spans);
+        }
+        let walk = flat.slash_ends.get(method_id as usize) == Some(&true);
+        if !walk && !flat.statics.has_len(path.len() + 1) {
+            return NONE;
+        }
+        let mut longer = std::mem::take(&mut spans.scratch);
+        longer.clear();
+        longer.extend_from_slice(path);
+        longer.push(b'/');
+        let found = self.exactly(flat, method_id, &longer, walk, spans);
+        spans.scratch = longer;
+        found
     }
 
     /// One lookup of the path as given (no retry): the static table, then the walk if `walk`.
@@ -491,44 +500,45 @@ impl Router {
         path: &[u8],
         walk: bool,
         spans: &mut Spans,
-    ) -> Option<RouteId> {
+    ) -> RouteId {
         // `path` is already cut at any `?` / `#`: `Dynamic` keeps all of it.
         match flat.statics.probe(method_id, path) {
             Probe::Static(id) => {
                 spans.values.clear();
-                Some(id)
+                id
             }
             Probe::Dynamic(_) if walk => self.walk(flat, method_id, path, spans),
-            Probe::Dynamic(_) | Probe::Refused => None,
+            Probe::Dynamic(_) | Probe::Refused => NONE,
         }
     }
 
     /// The walk of the dynamic routes of a method: the lean walk where it can answer, else the
-    /// byte walk.
+    /// byte walk. The route id, or `NONE`.
     #[inline(always)]
-    fn walk(&self, flat: &Flat, method_id: u32, path: &[u8], spans: &mut Spans) -> Option<RouteId> {
+    fn walk(&self, flat: &Flat, method_id: u32, path: &[u8], spans: &mut Spans) -> RouteId {
         if let Some(segments) = &flat.segments {
-            let root = segments.root(method_id)?;
+            let Some(root) = segments.root(method_id) else {
+                return NONE;
+            };
             if root == NONE {
-                return None;
+                return NONE;
             }
-            match segments.search(
+            let lean = segments.search(
                 root,
                 path,
                 &mut spans.lean,
                 &mut spans.values,
                 &flat.layouts,
-            ) {
-                Lean::Found(id) => return Some(id),
-                Lean::NotFound => return None,
-                Lean::General => {}
+            );
+            if lean != Lean::GENERAL {
+                return lean.route().unwrap_or(NONE);
             }
         }
         self.walk_general(flat, method_id, path, spans)
     }
 
     /// The byte walk, for what the lean walk does not handle (out of line: the lean walk's loop
-    /// stays free of its code).
+    /// stays free of its code). The route id, or `NONE`.
     #[inline(never)]
     pub(crate) fn walk_general(
         &self,
@@ -536,10 +546,12 @@ impl Router {
         method_id: u32,
         path: &[u8],
         spans: &mut Spans,
-    ) -> Option<RouteId> {
-        let root = *flat.roots.get(method_id as usize)?;
+    ) -> RouteId {
+        let Some(&root) = flat.roots.get(method_id as usize) else {
+            return NONE;
+        };
         if root == NONE {
-            return None;
+            return NONE;
         }
         // Capture slots made for another router are dropped (matcher ids are per router); they
         // are made on first use by the regex that needs them (`lookup::push_groups`).
@@ -551,7 +563,7 @@ impl Router {
     }
 
     #[inline(always)]
-    fn search(&self, flat: &Flat, root: u32, path: &[u8], spans: &mut Spans) -> Option<RouteId> {
+    fn search(&self, flat: &Flat, root: u32, path: &[u8], spans: &mut Spans) -> RouteId {
         let first_wins = self.options.order == Order::Specificity;
         let mut walk = Walk::new(
             path,
@@ -561,7 +573,7 @@ impl Router {
             &mut spans.locs,
         );
         flat.search(&self.matchers, &mut walk, &mut spans.frames, root);
-        (walk.best_route != NONE).then_some(walk.best_route)
+        walk.best_route
     }
 
     /// Convenience for embedders and tests: [`Router::method_id`] then [`Router::lookup`], after

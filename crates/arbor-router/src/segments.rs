@@ -5,7 +5,7 @@
 //! that spills. A loop that knows only static segments and whole-segment parameters, with its
 //! buffers in fixed arrays, runs there at nearly native speed (docs/PERFORMANCE.md). This is that
 //! loop, in front of the byte walk: it answers a lookup unless a part of the trie it does not hold
-//! could beat its answer, and hands the lookup to the byte walk then (`Lean::General`).
+//! could beat its answer, and hands the lookup to the byte walk then (`Lean::GENERAL`).
 //!
 //! A node is a position at the start of a segment (a `/`, or the start of the path). A static child
 //! is keyed by the whole next segment, its `/` included: its first 8 bytes and length in one compare,
@@ -120,14 +120,28 @@ struct LeanFrame {
     depth: u32,
 }
 
-/// What the lean walk found.
+/// What the lean walk found: a route id (its values in the caller's buffer) or one of two codes, in
+/// one `u32`: WebAssembly returns that in a register, where an enum with data comes back through
+/// linear memory (a stack frame there, a store and a load on every lookup).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Lean {
-    /// This route, its values in the caller's buffer.
-    Found(u32),
-    NotFound,
+#[repr(transparent)]
+pub(crate) struct Lean(u32);
+
+impl Lean {
+    pub(crate) const NOT_FOUND: Lean = Lean(NONE);
     /// A part of the trie the lean walk does not hold could beat its answer: walk the byte tree.
-    General,
+    pub(crate) const GENERAL: Lean = Lean(NONE - 1);
+
+    #[inline(always)]
+    pub(crate) const fn found(route: u32) -> Lean {
+        Lean(route)
+    }
+
+    /// The route found, if any (route ids stay far below both codes).
+    #[inline(always)]
+    pub(crate) fn route(self) -> Option<u32> {
+        (self.0 < NONE - 1).then_some(self.0)
+    }
 }
 
 /// The slot of a key in a node's table of `mask + 1` entries: the top bits of a multiplicative
@@ -656,7 +670,7 @@ impl Segments {
         layouts: &[u8],
     ) -> Lean {
         let Some(mut node) = self.nodes.get(root as usize) else {
-            return Lean::NotFound;
+            return Lean::NOT_FOUND;
         };
         // Positions, the frame count and the value count live in locals; the buffers are arrays.
         // The values are pushed straight into the answer, `out`: the best match's are usually
@@ -708,7 +722,7 @@ impl Segments {
                     let several = node.param_check == SEVERAL;
                     if param && (child.is_some() || several) {
                         let Some(frame) = buf.frames.get_mut(sp) else {
-                            return Lean::General;
+                            return Lean::GENERAL;
                         };
                         *frame = LeanFrame {
                             node: node.param,
@@ -725,10 +739,10 @@ impl Segments {
                     }
                     if param && !several {
                         let Some(child) = self.nodes.get(node.param as usize) else {
-                            return Lean::General;
+                            return Lean::GENERAL;
                         };
                         let Some([s, e]) = values.get_mut(nv..nv + 2) else {
-                            return Lean::General;
+                            return Lean::GENERAL;
                         };
                         (*s, *e) = (pos as u32 + 1, end as u32);
                         nv += 2;
@@ -742,10 +756,10 @@ impl Segments {
             while sp > 0 {
                 sp -= 1;
                 let Some(&frame) = buf.frames.get(sp) else {
-                    return Lean::General;
+                    return Lean::GENERAL;
                 };
                 let Some(mut child) = self.nodes.get(frame.node as usize) else {
-                    return Lean::General;
+                    return Lean::GENERAL;
                 };
                 if child.min_rank >= best_rank {
                     continue;
@@ -757,12 +771,12 @@ impl Segments {
                         continue;
                     };
                     let Some(found) = self.nodes.get(found as usize) else {
-                        return Lean::General;
+                        return Lean::GENERAL;
                     };
                     child = found;
                     if next != NONE {
                         let Some(slot) = buf.frames.get_mut(sp) else {
-                            return Lean::General;
+                            return Lean::GENERAL;
                         };
                         *slot = LeanFrame {
                             node: next,
@@ -777,7 +791,7 @@ impl Segments {
                     best_saved = true;
                 }
                 let Some([s, e]) = values.get_mut(nv..nv + 2) else {
-                    return Lean::General;
+                    return Lean::GENERAL;
                 };
                 (*s, *e) = (frame.pos + 1, frame.end);
                 nv += 2;
@@ -788,10 +802,10 @@ impl Segments {
             break;
         }
         if general < best_rank {
-            return Lean::General;
+            return Lean::GENERAL;
         }
         if best_rank == NONE {
-            return Lean::NotFound;
+            return Lean::NOT_FOUND;
         }
         let leaf = best_leaf;
         let start = leaf.layout_start as usize;
@@ -807,7 +821,7 @@ impl Segments {
             out.len = best_nv;
             arrange(out, layout, &mut buf.saved);
         }
-        Lean::Found(leaf.leaf_route)
+        Lean::found(leaf.leaf_route)
     }
 }
 
@@ -847,7 +861,7 @@ mod bench_tables;
 #[cfg(test)]
 mod tests {
     use super::Lean;
-    use crate::{Lookup, RouteId, Router, RouterOptions, Spans};
+    use crate::{Lookup, RouteId, Router, RouterOptions, Spans, NONE};
 
     /// The lean walk's answer for `url` and the byte walk's, held to each other wherever the lean
     /// walk answers: the same route with the same spans, or no route.
@@ -866,13 +880,12 @@ mod tests {
             &flat.layouts,
         );
         let byte = router.walk_general(flat, method_id, path, &mut byte_spans);
-        match lean {
-            Lean::Found(id) => {
-                assert_eq!(Some(id), byte, "{url}");
-                assert_eq!(lean_spans.as_slice(), byte_spans.as_slice(), "{url}");
-            }
-            Lean::NotFound => assert_eq!(byte, None, "{url}"),
-            Lean::General => {}
+        let byte = (byte != NONE).then_some(byte);
+        if lean == Lean::NOT_FOUND {
+            assert_eq!(byte, None, "{url}");
+        } else if let Some(id) = lean.route() {
+            assert_eq!(Some(id), byte, "{url}");
+            assert_eq!(lean_spans.as_slice(), byte_spans.as_slice(), "{url}");
         }
         (lean, byte)
     }
@@ -894,8 +907,12 @@ mod tests {
                 continue;
             }
             let (lean, byte) = both_walks(&router, method, url);
-            assert_ne!(lean, Lean::NotFound, "{url}: every request matches a route");
-            if let Lean::Found(_) = lean {
+            assert_ne!(
+                lean,
+                Lean::NOT_FOUND,
+                "{url}: every request matches a route"
+            );
+            if lean.route().is_some() {
                 answered += 1;
             } else {
                 handed_over.push(pattern.as_str());
@@ -939,34 +956,34 @@ mod tests {
             router.insert(&["GET"], pattern).unwrap();
         }
         let table: [(&str, Lean); 21] = [
-            ("/posts/42", Lean::Found(0)),
-            ("/posts/42/archive/2024", Lean::Found(1)),
-            ("/posts/42/archive/2024x", Lean::NotFound),
-            ("/posts/abc", Lean::NotFound),
-            ("/tags/rust/posts", Lean::Found(2)),
-            ("/tags/Rust/posts", Lean::NotFound),
-            ("/pages/42", Lean::Found(3)),
-            ("/pages/about", Lean::Found(4)),
+            ("/posts/42", Lean::found(0)),
+            ("/posts/42/archive/2024", Lean::found(1)),
+            ("/posts/42/archive/2024x", Lean::NOT_FOUND),
+            ("/posts/abc", Lean::NOT_FOUND),
+            ("/tags/rust/posts", Lean::found(2)),
+            ("/tags/Rust/posts", Lean::NOT_FOUND),
+            ("/pages/42", Lean::found(3)),
+            ("/pages/about", Lean::found(4)),
             // The first child's subtree has no `/settings`: the next child is tried.
-            ("/users/42/settings", Lean::Found(6)),
-            ("/users/ann/settings", Lean::NotFound),
-            ("/users/42/profile", Lean::Found(5)),
+            ("/users/42/settings", Lean::found(6)),
+            ("/users/ann/settings", Lean::NOT_FOUND),
+            ("/users/42/profile", Lean::found(5)),
             // Three children: a failed check skips to the next one, whose subtree is walked.
-            ("/v/abc/z", Lean::Found(9)),
-            ("/v/ab/y", Lean::Found(8)),
-            ("/v/12/x", Lean::Found(7)),
-            ("/v/12/y", Lean::NotFound),
+            ("/v/abc/z", Lean::found(9)),
+            ("/v/ab/y", Lean::found(8)),
+            ("/v/12/x", Lean::found(7)),
+            ("/v/12/y", Lean::NOT_FOUND),
             // The static child answers first (11); of the parameter children, the one defined
             // earlier (10) still beats it, the later one (12) cannot.
-            ("/w/s/k", Lean::Found(10)),
-            ("/w/s/z", Lean::Found(11)),
+            ("/w/s/k", Lean::found(10)),
+            ("/w/s/z", Lean::found(11)),
             // What the byte walk alone handles (a wildcard, text before one in its segment) keeps
             // a lookup only when it could beat the lean walk's answer: `/f/:id<int>` is defined
             // before `/f/*`, `/g/:x` before `/g/h*`.
-            ("/f/12", Lean::Found(13)),
-            ("/f/ab", Lean::General),
-            ("/f/ab/raw", Lean::General),
-            ("/g/hello", Lean::Found(16)),
+            ("/f/12", Lean::found(13)),
+            ("/f/ab", Lean::GENERAL),
+            ("/f/ab/raw", Lean::GENERAL),
+            ("/g/hello", Lean::found(16)),
         ];
         for (url, expected) in table {
             assert_eq!(both_walks(&router, "GET", url).0, expected, "{url}");

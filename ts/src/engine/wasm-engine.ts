@@ -71,7 +71,11 @@ const SPANS_CAPACITY = 64;
 
 class WasmRouteEngine implements Engine, Snapshots {
   readonly #wasm: WasmEngine;
-  readonly #methodIds = new Map<string, number>();
+  // Each method some route uses, and its engine id at the same index. A lookup scans them with `===`:
+  // node hands out one internalized string per method, compared by address, and a `Map` probe (hash,
+  // bucket) cost ~5 ns more on every lookup whose method differs from the last one.
+  readonly #methodNames: string[] = [];
+  readonly #methodIds: number[] = [];
   #lastMethod: string | undefined;
   #lastMethodId = 0;
   readonly #capacity: number;
@@ -112,13 +116,11 @@ class WasmRouteEngine implements Engine, Snapshots {
 
   lookup(method: string, path: string): number {
     // Servers pass the same few method strings over and over (node's parser hands out one string per
-    // method), so the last one answers most lookups without a `Map` probe.
-    let methodId: number | undefined;
-    if (method === this.#lastMethod) {
-      methodId = this.#lastMethodId;
-    } else {
-      methodId = this.#methodIds.get(method);
-      if (methodId === undefined) return NOT_FOUND;
+    // method), so the last one answers most lookups without a scan.
+    let methodId = this.#lastMethodId;
+    if (method !== this.#lastMethod) {
+      methodId = this.#methodId(method);
+      if (methodId < 0) return NOT_FOUND;
       this.#lastMethod = method;
       this.#lastMethodId = methodId;
     }
@@ -208,11 +210,19 @@ class WasmRouteEngine implements Engine, Snapshots {
     });
   }
 
+  #methodId(method: string): number {
+    const names = this.#methodNames;
+    for (let i = 0; i < names.length; i++) if (names[i] === method) return this.#methodIds[i] as number;
+    return NOT_FOUND;
+  }
+
   #learnMethod(method: string): void {
     // Known already: registration calls this for every route, and asking the engine is a crossing.
-    if (this.#methodIds.has(method)) return;
+    if (this.#methodNames.includes(method)) return;
     const id = this.#wasm.method_id(method);
-    if (id >= 0) this.#methodIds.set(method, id);
+    if (id < 0) return;
+    this.#methodNames.push(method);
+    this.#methodIds.push(id);
   }
 
   /** Views over wasm memory are detached when it grows, which only cold calls can cause. */
