@@ -391,11 +391,16 @@ impl Router {
         })
     }
 
-    /// `flat` with the lean walk's segment trie, in definition order (`segments.rs`).
+    /// `flat` with the lean walk's segment trie (`segments.rs`). In specificity order its leaves are
+    /// ranked in the byte walk's depth-first order first (`Flat::rank_depth_first`), so that the
+    /// lean walk's smallest rank is the byte walk's first match.
     pub(crate) fn with_segments(&self, mut flat: Flat) -> Flat {
-        if self.options.order == Order::Definition {
-            flat.segments = Segments::build(&flat, &self.matchers);
-        }
+        let ranked = self.options.order == Order::Definition || flat.rank_depth_first();
+        flat.segments = if ranked {
+            Segments::build(&flat, &self.matchers)
+        } else {
+            None
+        };
         flat
     }
 

@@ -1,4 +1,4 @@
-//! The lean walk: definition order's common case, over a trie of whole path segments.
+//! The lean walk: the common case of either order, over a trie of whole path segments.
 //!
 //! The byte walk (`lookup.rs`) handles every pattern kind and both orders, and inside WebAssembly it
 //! runs at about half its native speed: V8 compiles its large loop with many live values into code
@@ -19,9 +19,11 @@
 //! (`general_rank`); the walk keeps the smallest of those over the nodes it visits, and gives the
 //! lookup to the byte walk when it is smaller than its answer's rank (or there is no answer).
 //!
-//! The answer is the same as the byte walk's: in definition order the winner is the matching route
-//! of smallest rank whatever the tree's shape, and the lean walk explores every branch that could
-//! hold a smaller rank than the best so far (a static child first, the parameter children after it).
+//! The answer is the same as the byte walk's: the winner is the matching route of smallest rank
+//! whatever the tree's shape, and the lean walk explores every branch that could hold a smaller rank
+//! than the best so far (a static child first, the parameter children after it). In definition order
+//! a rank is the route's place in the definition; in specificity order, its leaf's place in the byte
+//! walk's depth-first order (`Flat::rank_depth_first`), whose first match is then the smallest rank.
 
 use std::hash::BuildHasher;
 
@@ -861,7 +863,7 @@ mod bench_tables;
 #[cfg(test)]
 mod tests {
     use super::Lean;
-    use crate::{Lookup, RouteId, Router, RouterOptions, Spans, NONE};
+    use crate::{Lookup, Order, RouteId, Router, RouterOptions, Spans, NONE};
 
     /// The lean walk's answer for `url` and the byte walk's, held to each other wherever the lean
     /// walk answers: the same route with the same spans, or no route.
@@ -988,5 +990,93 @@ mod tests {
         for (url, expected) in table {
             assert_eq!(both_walks(&router, "GET", url).0, expected, "{url}");
         }
+    }
+
+    /// In specificity order the leaves are ranked in the byte walk's depth-first order, so the
+    /// lean walk's smallest rank is the byte walk's first match: a static segment before a
+    /// constrained parameter, before a plain one, whatever the definition order.
+    #[test]
+    fn lean_walk_follows_specificity_order() {
+        let routes = [
+            "/w/:a<[a-z]+>/k",
+            "/w/s/:t",
+            "/w/:c/:d",
+            "/q/:any",
+            "/q/:n<int>",
+            "/q/:n<int>/x",
+            "/users/:name/profile",
+            "/users/:id<int>/settings",
+            "/f/*",
+            "/f/:name/raw",
+            "/f/:id<int>",
+            "/g/:x",
+            "/g/h*",
+            "/t/:id",
+            "/t/:name.json",
+            "/t/:name.:ext",
+        ];
+        let mut router = Router::new(RouterOptions {
+            order: Order::Specificity,
+            ..RouterOptions::default()
+        });
+        for pattern in routes {
+            router.insert(&["GET"], pattern).unwrap();
+        }
+        let table: [(&str, Lean); 16] = [
+            // The static segment first (defined after the constrained parameter).
+            ("/w/s/k", Lean::found(1)),
+            ("/w/s/z", Lean::found(1)),
+            ("/w/b/k", Lean::found(0)),
+            ("/w/b/z", Lean::found(2)),
+            ("/w/B/k", Lean::found(2)),
+            // The constrained parameter before the plain one (defined first).
+            ("/q/5", Lean::found(4)),
+            ("/q/five", Lean::found(3)),
+            ("/q/5/x", Lean::found(5)),
+            ("/q/five/x", Lean::NOT_FOUND),
+            ("/users/42/settings", Lean::found(7)),
+            ("/users/42/profile", Lean::found(6)),
+            // A wildcard comes last: handed over only when nothing before it matched.
+            ("/f/12", Lean::found(10)),
+            ("/f/ab/raw", Lean::found(9)),
+            ("/f/ab", Lean::GENERAL),
+            // Static text before a wildcard (`h`) comes before a parameter: the byte walk's.
+            ("/g/hello", Lean::GENERAL),
+            // Segment tails (`:name.json`) come before a plain parameter, and only the byte walk
+            // knows whether they match.
+            ("/t/abc", Lean::GENERAL),
+        ];
+        for (url, expected) in table {
+            assert_eq!(both_walks(&router, "GET", url).0, expected, "{url}");
+        }
+    }
+
+    /// The GitHub table in specificity order: the lean walk answers every dynamic request like the
+    /// byte walk, but the one a segment tail answers.
+    #[test]
+    fn lean_walk_answers_github_in_specificity_order() {
+        let (routes, requests) = super::bench_tables::github();
+        let mut router = Router::new(RouterOptions {
+            order: Order::Specificity,
+            ..RouterOptions::default()
+        });
+        for (method, pattern) in &routes {
+            router.insert(&[method.as_str()], pattern).unwrap();
+        }
+        let (mut answered, mut handed_over) = (0, vec![]);
+        for ((method, pattern), (_, url)) in routes.iter().zip(&requests) {
+            if !pattern.contains(':') {
+                continue;
+            }
+            let (lean, byte) = both_walks(&router, method, url);
+            assert!(byte.is_some(), "{url}: every request matches a route");
+            if lean.route().is_some() {
+                answered += 1;
+            } else {
+                handed_over.push(pattern.as_str());
+            }
+        }
+        assert_eq!(answered, 453);
+        assert_eq!(handed_over, ["/repos/:owner/:repo/compare/:base...:head"]);
     }
 }

@@ -314,9 +314,71 @@ pub(crate) struct Flat {
     /// [`slash_ends`]); when not, the trailing-slash retry that adds a slash skips the walk.
     pub(crate) slash_ends: Vec<bool>,
     /// The lean walk's trie of whole segments over the same dynamic routes, tried before `nodes`
-    /// in definition order (`segments.rs`); `None` in specificity order, or when the tree does not
-    /// convert.
+    /// (`segments.rs`); `None` when the tree does not convert.
     pub(crate) segments: Option<Segments>,
+}
+
+impl Flat {
+    /// Specificity order as ranks: each leaf's rank becomes its place in the order the byte walk
+    /// tries the tree (depth first; at each node its leaf, then its static children, then its
+    /// dynamic children in their specificity order), and each node's `min_rank` the smallest below
+    /// it. The first match of that walk is then the matching leaf of smallest rank, which is what
+    /// the lean walk finds (`segments.rs`). The one exception is a run of sibling segment tails,
+    /// which the byte walk orders on the path itself: the lean walk never holds those, and the run's
+    /// ranks are contiguous, so it still compares them rightly with everything else. (The byte walk
+    /// itself only checks whether ranks are `NONE` in specificity order: it stops at the first
+    /// match.) Returns `false`, ranks half rewritten, when a node is reached twice, which only a
+    /// forged snapshot's tree can do.
+    pub(crate) fn rank_depth_first(&mut self) -> bool {
+        let mut order = Vec::with_capacity(self.nodes.len());
+        let mut seen = vec![false; self.nodes.len()];
+        let mut stack = Vec::new();
+        for &root in &self.roots {
+            if root == NONE {
+                continue;
+            }
+            stack.push(root);
+            while let Some(idx) = stack.pop() {
+                match seen.get_mut(idx as usize) {
+                    Some(flag) if !*flag => *flag = true,
+                    _ => return false,
+                }
+                order.push(idx);
+                let Some(node) = self.nodes.get(idx as usize) else {
+                    return false;
+                };
+                // Pushed last-first, so that static children come off the stack first, then the
+                // dynamic ones in their order.
+                stack.extend((node.dynamics..node.dynamics + node.n_dynamics).rev());
+                stack.extend((node.statics..node.statics + node.n_statics).rev());
+            }
+        }
+        let mut rank = 0;
+        for &idx in &order {
+            if let Some(node) = self.nodes.get_mut(idx as usize) {
+                if node.leaf_rank != NONE {
+                    node.leaf_rank = rank;
+                    rank += 1;
+                }
+            }
+        }
+        // Children come after their parent in `order`: a reverse pass computes the minimums.
+        for &idx in order.iter().rev() {
+            let Some(node) = self.nodes.get(idx as usize) else {
+                continue;
+            };
+            let children = (node.statics..node.statics + node.n_statics)
+                .chain(node.dynamics..node.dynamics + node.n_dynamics);
+            let below = children
+                .filter_map(|c| self.nodes.get(c as usize))
+                .map(|child| child.min_rank)
+                .fold(node.leaf_rank, u32::min);
+            if let Some(node) = self.nodes.get_mut(idx as usize) {
+                node.min_rank = below;
+            }
+        }
+        true
+    }
 }
 
 /// Per method: whether a dynamic leaf can end right after a `/`, i.e. its last piece is static
