@@ -895,10 +895,30 @@ mod tests {
     /// The lean walk answers every dynamic request of the GitHub table itself, with the byte walk's
     /// answers: the one route it does not hold, `compare/:base...:head` (a segment tail), is defined
     /// after the route that answers its request in definition order.
-    #[test]
-    fn lean_walk_answers_github_like_the_byte_walk() {
+    /// `GET` routes registered in `order`, then each url's lean walk answer (held to the byte walk's
+    /// by `both_walks`) against the table.
+    fn expect_lean(order: Order, routes: &[&str], table: &[(&str, Lean)]) {
+        let mut router = Router::new(RouterOptions {
+            order,
+            ..RouterOptions::default()
+        });
+        for pattern in routes {
+            router.insert(&["GET"], pattern).unwrap();
+        }
+        for &(url, expected) in table {
+            assert_eq!(both_walks(&router, "GET", url).0, expected, "{url}");
+        }
+    }
+
+    /// Every dynamic request of the GitHub table in `order`, through both walks (held to each other
+    /// by `both_walks`) and through the whole lookup (held to the byte walk): how many the lean walk
+    /// answers, and the patterns of those it hands over.
+    fn github_in(order: Order) -> (usize, Vec<String>) {
         let (routes, requests) = super::bench_tables::github();
-        let mut router = Router::new(RouterOptions::default());
+        let mut router = Router::new(RouterOptions {
+            order,
+            ..RouterOptions::default()
+        });
         for (method, pattern) in &routes {
             router.insert(&[method.as_str()], pattern).unwrap();
         }
@@ -914,17 +934,25 @@ mod tests {
                 Lean::NOT_FOUND,
                 "{url}: every request matches a route"
             );
+            assert!(byte.is_some(), "{url}: every request matches a route");
             if lean.route().is_some() {
                 answered += 1;
             } else {
-                handed_over.push(pattern.as_str());
+                handed_over.push(pattern.clone());
             }
             let method_id = router.method_id(method).unwrap();
             let whole = router.lookup(method_id, url.as_bytes(), &mut spans);
             assert_eq!(whole, byte.map_or(Lookup::NotFound, Lookup::Found), "{url}");
         }
-        assert_eq!(answered, 454);
-        assert_eq!(handed_over, Vec::<&str>::new());
+        (answered, handed_over)
+    }
+
+    /// The lean walk answers every dynamic request of the GitHub table itself, with the byte walk's
+    /// answers: the one route it does not hold, `compare/:base...:head` (a segment tail), is defined
+    /// after the route that answers its request in definition order.
+    #[test]
+    fn lean_walk_answers_github_like_the_byte_walk() {
+        assert_eq!(github_in(Order::Definition), (454, vec![]));
     }
 
     /// A constrained parameter that is the whole segment is a parameter child: the lean walk checks
@@ -953,10 +981,6 @@ mod tests {
             "/g/:x",
             "/g/h*",
         ];
-        let mut router = Router::new(RouterOptions::default());
-        for pattern in routes {
-            router.insert(&["GET"], pattern).unwrap();
-        }
         let table: [(&str, Lean); 21] = [
             ("/posts/42", Lean::found(0)),
             ("/posts/42/archive/2024", Lean::found(1)),
@@ -987,9 +1011,7 @@ mod tests {
             ("/f/ab/raw", Lean::GENERAL),
             ("/g/hello", Lean::found(16)),
         ];
-        for (url, expected) in table {
-            assert_eq!(both_walks(&router, "GET", url).0, expected, "{url}");
-        }
+        expect_lean(Order::Definition, &routes, &table);
     }
 
     /// In specificity order the leaves are ranked in the byte walk's depth-first order, so the
@@ -1015,13 +1037,6 @@ mod tests {
             "/t/:name.json",
             "/t/:name.:ext",
         ];
-        let mut router = Router::new(RouterOptions {
-            order: Order::Specificity,
-            ..RouterOptions::default()
-        });
-        for pattern in routes {
-            router.insert(&["GET"], pattern).unwrap();
-        }
         let table: [(&str, Lean); 16] = [
             // The static segment first (defined after the constrained parameter).
             ("/w/s/k", Lean::found(1)),
@@ -1046,37 +1061,14 @@ mod tests {
             // knows whether they match.
             ("/t/abc", Lean::GENERAL),
         ];
-        for (url, expected) in table {
-            assert_eq!(both_walks(&router, "GET", url).0, expected, "{url}");
-        }
+        expect_lean(Order::Specificity, &routes, &table);
     }
 
     /// The GitHub table in specificity order: the lean walk answers every dynamic request like the
     /// byte walk, but the one a segment tail answers.
     #[test]
     fn lean_walk_answers_github_in_specificity_order() {
-        let (routes, requests) = super::bench_tables::github();
-        let mut router = Router::new(RouterOptions {
-            order: Order::Specificity,
-            ..RouterOptions::default()
-        });
-        for (method, pattern) in &routes {
-            router.insert(&[method.as_str()], pattern).unwrap();
-        }
-        let (mut answered, mut handed_over) = (0, vec![]);
-        for ((method, pattern), (_, url)) in routes.iter().zip(&requests) {
-            if !pattern.contains(':') {
-                continue;
-            }
-            let (lean, byte) = both_walks(&router, method, url);
-            assert!(byte.is_some(), "{url}: every request matches a route");
-            if lean.route().is_some() {
-                answered += 1;
-            } else {
-                handed_over.push(pattern.as_str());
-            }
-        }
-        assert_eq!(answered, 453);
-        assert_eq!(handed_over, ["/repos/:owner/:repo/compare/:base...:head"]);
+        let compare = "/repos/:owner/:repo/compare/:base...:head".to_string();
+        assert_eq!(github_in(Order::Specificity), (453, vec![compare]));
     }
 }
