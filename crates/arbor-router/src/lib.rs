@@ -176,6 +176,8 @@ pub struct Spans {
     owner: u64,
     /// The path with a slash added, for the trailing-slash retry.
     scratch: Vec<u8>,
+    /// Whether the path of the last dynamic match holds a `%` (see [`Spans::escaped`]).
+    escaped: bool,
 }
 
 impl Spans {
@@ -206,6 +208,24 @@ impl Spans {
     /// Whether there are no values.
     pub fn is_empty(&self) -> bool {
         self.values.is_empty()
+    }
+
+    /// Whether the values of the last `Found` may need percent-decoding: they have been found in a
+    /// path that holds a `%` before any `?` or `#` (found while the path was checked anyway, so a
+    /// host need not search it again). `false` when there are no values.
+    ///
+    /// ```
+    /// use arbor_router::{Router, RouterOptions, Spans};
+    /// let mut router = Router::new(RouterOptions::default());
+    /// router.insert(&["GET"], "/files/:name").unwrap();
+    /// let mut spans = Spans::new();
+    /// router.find("GET", "/files/a%20b", &mut spans);
+    /// assert!(spans.escaped());
+    /// router.find("GET", "/files/ab?q=%20", &mut spans);
+    /// assert!(!spans.escaped());
+    /// ```
+    pub fn escaped(&self) -> bool {
+        self.escaped && !self.values.is_empty()
     }
 
     /// The `(start, end)` pair `index`, if present.

@@ -442,7 +442,10 @@ impl Router {
                 spans.values.clear();
                 return id;
             }
-            Probe::Dynamic(len) => len,
+            Probe::Dynamic { len, escaped } => {
+                spans.escaped = escaped;
+                len
+            }
             Probe::Refused => return NONE,
         };
         let path = path.get(..len).unwrap_or_default();
@@ -512,8 +515,8 @@ impl Router {
                 spans.values.clear();
                 id
             }
-            Probe::Dynamic(_) if walk => self.walk(flat, method_id, path, spans),
-            Probe::Dynamic(_) | Probe::Refused => NONE,
+            Probe::Dynamic { .. } if walk => self.walk(flat, method_id, path, spans),
+            Probe::Dynamic { .. } | Probe::Refused => NONE,
         }
     }
 

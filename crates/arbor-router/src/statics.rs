@@ -5,7 +5,9 @@
 //! Most dynamic paths have a length no static route has (a bit set per length): they only get one
 //! cheap pass that checks they are ASCII and hold no `?` or `#`. A path of a static route's length
 //! is checked and hashed (FxHash-style: rotate, xor, multiply, 8 bytes at a time) in one pass, so a
-//! static hit costs one scan of the path, one probe and one compare.
+//! static hit costs one scan of the path, one probe and one compare. Either pass also notes whether
+//! the path holds a `%` ([`Probe::Dynamic`]'s `escaped`): only then may a value need decoding, and
+//! the host learns it with the answer instead of searching the path again.
 
 use crate::words::{label_at, load4, load8, HI, LO};
 use crate::{RouteId, NONE};
@@ -30,38 +32,69 @@ fn suspicious(w: u64) -> u64 {
 pub(crate) enum Probe {
     /// The exact static route of the path: final.
     Static(RouteId),
-    /// No static route: the walk takes the first `len` bytes (the part before any `?` or `#`).
-    Dynamic(usize),
+    /// No static route: the walk takes the first `len` bytes (the part before any `?` or `#`);
+    /// `escaped` when those bytes hold a `%`.
+    Dynamic { len: usize, escaped: bool },
     /// A non-ASCII byte before any `?` / `#`.
     Refused,
 }
 
-/// Whether `path` has no `?`, `#` or non-ASCII byte: 8 bytes at a time, one branch at the end.
-/// `x - LO` sets the high bit of a byte that is zero in `x` (or borrows from one, which only
-/// happens next to a zero byte) and of a byte `>= 0x81`, which in `w ^ '?'` or `w ^ '#'` is a
-/// non-ASCII byte of `w`, flagged anyway: so `& !x` of the exact test is not needed.
+/// High bits where a byte of `w` may be `?`, `#` or non-ASCII. `x - LO` sets the high bit of a
+/// byte that is zero in `x` (or borrows from one, which only happens next to a zero byte) and of a
+/// byte `>= 0x81`, which in `w ^ '?'` or `w ^ '#'` is a non-ASCII byte of `w`, flagged anyway: so
+/// `& !x` of the exact test is not needed.
 #[inline(always)]
-fn clean(path: &[u8]) -> bool {
+fn refusing(w: u64) -> u64 {
+    let q = w ^ (LO * u64::from(b'?'));
+    let s = w ^ (LO * u64::from(b'#'));
+    (w | q.wrapping_sub(LO) | s.wrapping_sub(LO)) & HI
+}
+
+/// High bits where a byte of `w` is `%`, exact when `w` is ASCII (what [`refusing`] lets
+/// through): a borrow only comes from a `%` byte itself.
+#[inline(always)]
+fn percent(w: u64) -> u64 {
+    (w ^ (LO * u64::from(b'%'))).wrapping_sub(LO) & HI
+}
+
+/// What one pass over a path found: whether it has no `?`, `#` or non-ASCII byte, and whether it
+/// holds a `%` (meaningful only when it is clean).
+#[derive(Clone, Copy)]
+struct Scan {
+    clean: bool,
+    escaped: bool,
+}
+
+/// [`Scan`]s `path` 8 bytes at a time, one branch at the end.
+#[inline(always)]
+fn scan(path: &[u8]) -> Scan {
     let n = path.len();
-    let flags = |w: u64| {
-        let q = w ^ (LO * u64::from(b'?'));
-        let s = w ^ (LO * u64::from(b'#'));
-        w | q.wrapping_sub(LO) | s.wrapping_sub(LO)
-    };
-    let mut acc = 0;
+    let mut refused = 0;
+    let mut escaped = 0;
     let mut i = 0;
     while i + 8 < n {
-        acc |= flags(load8(path, i));
+        let w = load8(path, i);
+        refused |= refusing(w);
+        escaped |= percent(w);
         i += 8;
     }
-    acc |= flags(last_word(path));
-    acc & HI == 0
+    let w = last_word(path);
+    Scan {
+        clean: (refused | refusing(w)) == 0,
+        escaped: (escaped | percent(w)) != 0,
+    }
+}
+
+/// Whether `path` has no `?`, `#` or non-ASCII byte.
+#[inline(always)]
+fn clean(path: &[u8]) -> bool {
+    scan(path).clean
 }
 
 /// The last word hashed: overlapping the previous one when the path is longer than 8 bytes; for a
 /// shorter path two overlapping halves, or its bytes, so that it holds every byte (no zero byte
-/// padding: [`clean`] must not see a zero as `?` or `#` after the subtraction, and it does not,
-/// since `0 ^ '?'` and `0 ^ '#'` are not zero).
+/// padding: [`scan`] must not see a zero as `?`, `#` or `%` after the subtraction, and it does not,
+/// since `0 ^ '?'`, `0 ^ '#'` and `0 ^ '%'` are not zero).
 #[inline(always)]
 fn last_word(path: &[u8]) -> u64 {
     let n = path.len();
@@ -75,12 +108,21 @@ fn last_word(path: &[u8]) -> u64 {
     }
 }
 
-/// The hash and last word of `path`; with `CHECK`, `None` as soon as a word holds a `?`, `#` or a
-/// non-ASCII byte.
+/// The hash and last word of a path, and whether it holds a `%` (see [`Scan`]).
+#[derive(Clone, Copy)]
+struct Hashed {
+    hash: u64,
+    tail: u64,
+    escaped: bool,
+}
+
+/// [`Hashed`] of `path`; with `CHECK`, `None` as soon as a word holds a `?`, `#` or a non-ASCII
+/// byte.
 #[inline(always)]
-fn hash<const CHECK: bool>(path: &[u8]) -> Option<(u64, u64)> {
+fn hash<const CHECK: bool>(path: &[u8]) -> Option<Hashed> {
     let n = path.len();
     let mut h: u64 = 0;
+    let mut escaped = 0;
     let mut i = 0;
     while i + 8 < n {
         let w = load8(path, i);
@@ -88,13 +130,18 @@ fn hash<const CHECK: bool>(path: &[u8]) -> Option<(u64, u64)> {
             return None;
         }
         h = mix(h, w);
+        escaped |= percent(w);
         i += 8;
     }
     let w = last_word(path);
     if CHECK && suspicious(w) != 0 {
         return None;
     }
-    Some((mix(mix(h, w), n as u64), w))
+    Some(Hashed {
+        hash: mix(mix(h, w), n as u64),
+        tail: w,
+        escaped: (escaped | percent(w)) != 0,
+    })
 }
 
 /// Where the matched part of a path with a `?`, `#` or non-ASCII byte somewhere ends: at the first
@@ -160,7 +207,8 @@ impl Statics {
         let mask = (1usize << bits) - 1;
         for (method, text, route) in found {
             // A route a walked path can never equal (non-ASCII, `?`, `#`) is left out.
-            let Some((hash, tail)) = hash::<false>(&text).filter(|_| clean(&text)) else {
+            let Some(Hashed { hash, tail, .. }) = hash::<false>(&text).filter(|_| clean(&text))
+            else {
                 continue;
             };
             let hash = mix(hash, u64::from(method));
@@ -191,19 +239,26 @@ impl Statics {
     /// pass; the others are checked and hashed in one pass.
     #[inline(always)]
     pub(crate) fn probe(&self, method: u32, path: &[u8]) -> Probe {
-        if self.has_len(path.len()) {
-            let Some((hash, tail)) = hash::<true>(path) else {
+        let len = path.len();
+        if self.has_len(len) {
+            let Some(hashed) = hash::<true>(path) else {
                 return self.probe_cut(method, path);
             };
-            return match self.get(method, path, hash, tail) {
+            return match self.get(method, path, hashed.hash, hashed.tail) {
                 Some(id) => Probe::Static(id),
-                None => Probe::Dynamic(path.len()),
+                None => Probe::Dynamic {
+                    len,
+                    escaped: hashed.escaped,
+                },
             };
         }
-        if clean(path) {
-            return Probe::Dynamic(path.len());
+        match scan(path) {
+            Scan {
+                clean: true,
+                escaped,
+            } => Probe::Dynamic { len, escaped },
+            _ => self.probe_cut(method, path),
         }
-        self.probe_cut(method, path)
     }
 
     /// [`Statics::probe`] for a path with a `?`, `#` or non-ASCII byte: cut it, then look up the rest.
@@ -215,11 +270,16 @@ impl Statics {
         };
         let path = path.get(..len).unwrap_or_default();
         if self.has_len(len) {
-            if let Some(id) = hash::<false>(path).and_then(|(h, t)| self.get(method, path, h, t)) {
+            if let Some(id) =
+                hash::<false>(path).and_then(|h| self.get(method, path, h.hash, h.tail))
+            {
                 return Probe::Static(id);
             }
         }
-        Probe::Dynamic(len)
+        Probe::Dynamic {
+            len,
+            escaped: path.contains(&b'%'),
+        }
     }
 
     /// Whether some static route has this length (a path of another length cannot be one).
@@ -250,5 +310,72 @@ impl Statics {
             }
             i = (i + 1) & mask;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A table with a static route of every even length up to 40, so that paths of even length take
+    /// the hashing pass and the others the scan.
+    fn table() -> Statics {
+        let found = (2..=40)
+            .step_by(2)
+            .map(|n: usize| (0, format!("/{}", "s".repeat(n - 1)).into_bytes(), n as u32))
+            .collect();
+        Statics::build(found)
+    }
+
+    #[test]
+    fn a_dynamic_probe_notes_a_percent_before_any_cut() {
+        let statics = table();
+        for n in 1..=40usize {
+            for place in 0..=n {
+                // `%` at `place` (none when `place == n`), the rest plain; then the same path with a
+                // query string holding a `%` after it, which must not count.
+                let mut path = vec![b'x'; n];
+                if let Some(first) = path.first_mut() {
+                    *first = b'/';
+                }
+                if let Some(byte) = path.get_mut(place) {
+                    *byte = b'%';
+                }
+                let escaped = path.contains(&b'%');
+                let want = Probe::Dynamic { len: n, escaped };
+                assert_eq!(
+                    statics.probe(0, &path),
+                    want,
+                    "{:?}",
+                    String::from_utf8_lossy(&path)
+                );
+                let mut queried = path.clone();
+                queried.extend_from_slice(b"?q=%41");
+                assert_eq!(
+                    statics.probe(0, &queried),
+                    want,
+                    "{:?}",
+                    String::from_utf8_lossy(&queried)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_static_route_with_a_percent_is_still_found() {
+        let statics = Statics::build(vec![
+            (0, b"/a%20b".to_vec(), 7),
+            (0, b"/long/static%2Fpath".to_vec(), 8),
+        ]);
+        assert_eq!(statics.probe(0, b"/a%20b"), Probe::Static(7));
+        assert_eq!(statics.probe(0, b"/long/static%2Fpath"), Probe::Static(8));
+        assert_eq!(
+            statics.probe(0, b"/long/static%2Fpatx"),
+            Probe::Dynamic {
+                len: 19,
+                escaped: true
+            }
+        );
+        assert_eq!(statics.probe(0, b"/a\xc3b"), Probe::Refused);
     }
 }

@@ -22,10 +22,10 @@ mod json;
 /// Longest path the hot path accepts; longer paths take [`Engine::lookup_str`] (the framework answers 414
 /// far below this).
 const INPUT_CAPACITY: usize = 16 * 1024;
-/// Added to a found route id when the match has values (route ids fit in 30 bits): JavaScript then
-/// checks whether they may need percent-decoding; a match without values (a static route) needs no
-/// check at all.
-const HAS_VALUES: i32 = 1 << 30;
+/// Added to a found route id when its values may need percent-decoding (route ids fit in 30 bits):
+/// the match has values and the path holds a `%` ([`arbor_router::Spans::escaped`], noted by the
+/// core while it checks the path anyway, so JavaScript does not search the path again).
+const ESCAPED: i32 = 1 << 30;
 
 /// A compiled route table plus the fixed buffers the hot path shares with JavaScript.
 #[wasm_bindgen]
@@ -111,7 +111,7 @@ impl Engine {
     }
 
     /// Hot path: looks up the first `len` bytes of the input area. Returns the route id (plus
-    /// [`HAS_VALUES`] when the match has values) or -1.
+    /// [`ESCAPED`] when a value may need decoding) or -1.
     pub fn lookup(&mut self, method_id: u32, len: u32) -> i32 {
         let Some(path) = self.input.get(..len as usize) else {
             return -1;
@@ -167,7 +167,7 @@ impl Engine {
 fn answer(found: Lookup, spans: &Spans) -> i32 {
     match found {
         Lookup::Found(id) => {
-            let flag = if spans.is_empty() { 0 } else { HAS_VALUES };
+            let flag = if spans.escaped() { ESCAPED } else { 0 };
             i32::try_from(id).map_or(-1, |id| id | flag)
         }
         Lookup::NotFound => -1,

@@ -87,8 +87,9 @@ export interface RouteInfo {
 export const NOT_FOUND = -1;
 
 /**
- * Added to a route id in {@link Engine.lookup}'s answer when the matched path holds a `%`: only then can a
- * value need percent-decoding. Route ids fit below it (the core numbers at most 2^30 routes).
+ * Added to a route id in {@link Engine.lookup}'s answer when a value may need percent-decoding: the match
+ * has values and the matched path holds a `%`. An engine may set it more often (it only sends the match
+ * down the decoding path), never less. Route ids fit below it (the core numbers at most 2^30 routes).
  */
 export const ESCAPED = 0x4000_0000;
 
@@ -101,8 +102,8 @@ export interface Engine {
   insert(methods: readonly string[], pattern: string): RouteInfo;
   setName(id: number, name: string): void;
   /**
-   * Hot path. Returns {@link NOT_FOUND}, or the route id plus {@link ESCAPED} when the matched path holds
-   * a `%`. After a match, {@link spans} holds `[start, end, …]` pairs (see docs/ARCHITECTURE.md) that
+   * Hot path. Returns {@link NOT_FOUND}, or the route id plus {@link ESCAPED} when a value may need
+   * percent-decoding. After a match, {@link spans} holds `[start, end, …]` pairs (see docs/ARCHITECTURE.md) that
    * index into {@link matchedPath}; `0xFFFFFFFF` marks an absent optional parameter or a capture group
    * that did not participate.
    */

@@ -14,7 +14,6 @@ import { RouteError, type RouteErrorCode } from '../errors.js';
 import {
   type Engine,
   type EngineOptions,
-  ESCAPED,
   NOT_FOUND,
   type PatternPiece,
   type RouteInfo,
@@ -145,10 +144,10 @@ class WasmRouteEngine implements Engine, Snapshots {
       return this.#lookupEncoded(method, path);
     }
     this.matchedPath = path;
+    // The answer carries ESCAPED's bit itself: the core notes a `%` while it checks the path anyway.
     const answer = this.#wasm.lookup(methodId, length);
     if (this.#spans.length === 0) this.#refreshViews();
-    // The engine flags a match with values (ESCAPED's bit): they need decoding only if the path has `%`.
-    return answer >= ESCAPED && !path.includes('%') ? answer - ESCAPED : answer;
+    return answer;
   }
 
   #lookupEncoded(method: string, path: string): number {
@@ -156,7 +155,7 @@ class WasmRouteEngine implements Engine, Snapshots {
     this.matchedPath = encoded;
     const answer = this.#wasm.lookup_str(method, encoded);
     this.#refreshViews();
-    return answer >= ESCAPED && !encoded.includes('%') ? answer - ESCAPED : answer;
+    return answer;
   }
 
   allowedMethods(path: string): string[] {
