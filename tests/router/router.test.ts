@@ -1,6 +1,7 @@
 // The standalone Router's own behaviour (the matching rules themselves are the conformance tables').
 import { describe, expect, it } from 'vitest';
 import type { RouteInfo } from '../../ts/src/engine/engine.js';
+import { MAX_SWITCH_SHAPES } from '../../ts/src/match-builder.js';
 import { Router } from '../../ts/src/router.js';
 import { createReferenceEngine } from '../support/reference-engine/index.js';
 
@@ -74,6 +75,34 @@ describe('Router', () => {
     expect(own('/p/x')?.value).toBe('x');
     expect(own('/p/a%20b')?.value).toBe('a b');
     expect(Object.getPrototypeOf(router.find('GET', '/p/x')?.params)).toBe(Object.prototype);
+  });
+
+  it('builds the engine’s matches of every shape, past the shapes one switch takes and after a late route', () => {
+    // One route per parameter name: as many shapes as routes, more than MAX_SWITCH_SHAPES.
+    const router = new Router<number>({ compiled: false });
+    const count = MAX_SWITCH_SHAPES + 40;
+    for (let i = 0; i < count; i++) router.add('GET', `/r${i}/:a${i}/x/:b${i}`, i);
+    for (const i of [0, 1, MAX_SWITCH_SHAPES - 1, MAX_SWITCH_SHAPES, count - 1]) {
+      expect(router.find('GET', `/r${i}/v${i}/x/w`)).toEqual({
+        value: i,
+        id: i,
+        params: { [`a${i}`]: `v${i}`, [`b${i}`]: 'w' },
+        captures: [],
+        malformed: false,
+      });
+      expect(router.find('GET', `/r${i}/v%20${i}/x/w`)?.params).toEqual({
+        [`a${i}`]: `v ${i}`,
+        [`b${i}`]: 'w',
+      });
+    }
+    // A route of an existing shape and one of a new shape, added after lookups started.
+    router.add('GET', '/late/:a0/x/:b0', 1000);
+    router.add('GET', '/later/:__proto__', 1001);
+    expect(router.find('GET', '/late/1/x/2')?.params).toEqual({ a0: '1', b0: '2' });
+    const late = router.find('GET', '/later/y');
+    expect(late?.value).toBe(1001);
+    expect(Object.getOwnPropertyDescriptor(late?.params, '__proto__')?.value).toBe('y');
+    expect(router.find('GET', `/r0/v/x/w`)?.params).toEqual({ a0: 'v', b0: 'w' });
   });
 
   it('decodes values, reports malformed escapes, leaves optional parameters out', () => {

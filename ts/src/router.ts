@@ -11,12 +11,16 @@ import { type GeneratedFind, GeneratedFront } from './engine/generated-front.js'
 import { createWasmEngine, createWasmEngineFromSnapshot } from './engine/wasm-engine.js';
 import {
   answerCode,
+  FIXED_SHAPE,
   fixedMatch,
+  MAX_SWITCH_SHAPES,
   type MatchMaker,
   matchMaker,
+  OWN_SHAPE,
   type RouteEntry,
   type RouteMatch,
   readMatch,
+  shapeSwitch,
 } from './match-builder.js';
 
 export type { RouteMatch } from './match-builder.js';
@@ -72,6 +76,13 @@ export class Router<T> {
   readonly #entries: RouteEntry<T>[] = [];
   /** Match builders by parameter-name list: generating code per route would dominate registration. */
   readonly #makers = new Map<string, MatchMaker<unknown>>();
+  /** Shape index ({@link RouteEntry.shape}) by parameter-name list, and the lists by index. */
+  readonly #shapeIndex = new Map<string, number>();
+  readonly #shapes: (readonly string[])[] = [];
+  /** Builds the match of every engine answer: the {@link shapeSwitch} of the shapes so far, rebuilt at
+   * the commit that follows a new shape. */
+  #build: MatchMaker<T> = readMatch;
+  #buildShapes = -1;
   readonly #onShadowed: (route: RouteInfo, by: RouteInfo) => void;
 
   /**
@@ -136,16 +147,31 @@ export class Router<T> {
 
   #remember(shape: RouteShape, value: T): void {
     const { id, names, captures, hasOptional } = shape;
+    const fixed = names.length === 0 && captures === 0 ? fixedMatch(value, id) : null;
     this.#entries[id] = {
       value,
       id,
       names,
       captures,
-      fixed: names.length === 0 && captures === 0 ? fixedMatch(value, id) : null,
+      fixed,
       make: matchMaker<T>(names, captures, hasOptional, this.#makers),
+      shape: fixed !== null ? FIXED_SHAPE : hasOptional || captures > 0 ? OWN_SHAPE : this.#shapeOf(names),
     };
     this.#front?.add(shape);
     this.find = this.#commitAndFind;
+  }
+
+  /** The shape index of a parameter-name list, or {@link OWN_SHAPE} past {@link MAX_SWITCH_SHAPES}. */
+  #shapeOf(names: readonly string[]): number {
+    const key = names.join('\u0000');
+    let index = this.#shapeIndex.get(key);
+    if (index === undefined) {
+      if (this.#shapes.length >= MAX_SWITCH_SHAPES) return OWN_SHAPE;
+      index = this.#shapes.length;
+      this.#shapes.push(names);
+      this.#shapeIndex.set(key, index);
+    }
+    return index;
   }
 
   setName(id: number, name: string): void {
@@ -159,13 +185,17 @@ export class Router<T> {
     const entry = this.#entries[answer & ROUTE_ID];
     if (entry === undefined) return null;
     // The engine says whether the path holds a `%`: only then may a value need decoding.
-    return (answer < ESCAPED ? entry.make : readMatch)(entry, engine.spans, engine.matchedPath);
+    return (answer < ESCAPED ? this.#build : readMatch)(entry, engine.spans, engine.matchedPath);
   }
 
   /** Chooses how lookups are answered until the next change: by the generated find of a small table
    * ({@link GeneratedFront}) or by the engine. It becomes {@link find} itself, so that a lookup makes no
    * call on the way to it. */
   #commit(): GeneratedFind<RouteMatch<T>> {
+    if (this.#buildShapes !== this.#shapes.length) {
+      this.#build = shapeSwitch(this.#shapes);
+      this.#buildShapes = this.#shapes.length;
+    }
     this.find = this.#front?.commit() ?? this.#fallback;
     return this.find;
   }
