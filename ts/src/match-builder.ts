@@ -32,7 +32,8 @@ export interface RouteEntry<T> {
   readonly captures: number;
   /** The frozen, shared match of a route without parameters or captures (static routes). */
   readonly fixed: RouteMatch<T> | null;
-  /** Builds the match when no value needs decoding (`spans` index into `path`). */
+  /** Builds the match when no value needs decoding (`spans` index into `path`), for a route the router's
+   * {@link shapeSwitch} has no case for; {@link readMatch} for the others (never called). */
   readonly make: MatchMaker<T>;
   /** The route's case in its router's {@link shapeSwitch}: {@link FIXED_SHAPE}, {@link OWN_SHAPE}, or the
    * index of its parameter-name list. */

@@ -148,14 +148,17 @@ export class Router<T> {
   #remember(shape: RouteShape, value: T): void {
     const { id, names, captures, hasOptional } = shape;
     const fixed = names.length === 0 && captures === 0 ? fixedMatch(value, id) : null;
+    const index =
+      fixed !== null ? FIXED_SHAPE : hasOptional || captures > 0 ? OWN_SHAPE : this.#shapeOf(names);
     this.#entries[id] = {
       value,
       id,
       names,
       captures,
       fixed,
-      make: matchMaker<T>(names, captures, hasOptional, this.#makers),
-      shape: fixed !== null ? FIXED_SHAPE : hasOptional || captures > 0 ? OWN_SHAPE : this.#shapeOf(names),
+      // A shape with a case in the switch never calls its own builder: generate one only for the others.
+      make: index >= 0 ? readMatch : matchMaker<T>(names, captures, hasOptional, this.#makers),
+      shape: index,
     };
     this.#front?.add(shape);
     this.find = this.#commitAndFind;

@@ -103,9 +103,9 @@ export interface Engine {
   setName(id: number, name: string): void;
   /**
    * Hot path. Returns {@link NOT_FOUND}, or the route id plus {@link ESCAPED} when a value may need
-   * percent-decoding. After a match, {@link spans} holds `[start, end, …]` pairs (see docs/ARCHITECTURE.md) that
-   * index into {@link matchedPath}; `0xFFFFFFFF` marks an absent optional parameter or a capture group
-   * that did not participate.
+   * percent-decoding. After a match, {@link spans} holds `[start, end, …]` pairs (see
+   * docs/ARCHITECTURE.md) that index into {@link matchedPath}; `0xFFFFFFFF` marks an absent optional
+   * parameter or a capture group that did not participate.
    */
   lookup(method: string, path: string): number;
   /** Spans of the last successful lookup; read them before the next call. */
