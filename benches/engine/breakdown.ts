@@ -7,6 +7,12 @@
  *   find        `Router.find` (the engine plus the match and params objects)
  *   find+read   `Router.find`, then every parameter value read by name, as a handler does
  *   memoirist   memoirist's `find`, every parameter value read
+ *   static      the wasm engine's `lookup` on the table's static requests only: the copy, the call and
+ *               the static table's probe, with no walk (a static route's match is a shared constant)
+ *
+ * From these it prints the floor of this design: what a request with values would cost if the walk took
+ * no time at all (`static`, plus the match: `find` − `engine`, plus the reads: `find+read` − `find`),
+ * against half of memoirist's time (issue 12's 2× target).
  *
  * Each layer runs in turn in ~20 ms slices, many rounds, and the median per layer is reported: a shared
  * machine's speed changes then hit every layer alike. Ratios within one run are the figures to read.
@@ -43,6 +49,12 @@ const requests = table.requests.map((r) => ({
   memoiristNames: Object.keys(memoirist.answer(r.method, r.path)?.params ?? {}),
 }));
 
+// The requests a static route answers: no walk runs for them.
+const staticPatterns = new Set(
+  table.routes.filter((r) => r.pieces.every((p) => p.kind === 'static')).map((r) => patternText(r.pieces)),
+);
+const staticRequests = requests.filter((r) => staticPatterns.has(r.path));
+
 let sink = 0;
 const layers: Record<string, () => void> = {
   engine() {
@@ -61,9 +73,14 @@ const layers: Record<string, () => void> = {
   memoirist() {
     for (const r of requests) sink += memoirist.withParams(r.method, r.path, r.memoiristNames);
   },
+  static() {
+    for (const r of staticRequests) sink += engine.lookup(r.method, r.path);
+  },
 };
+const lookupsPerPass: Record<string, number> = { static: staticRequests.length };
 
-function slice(run: () => void, ms: number): number {
+function slice(name: string, ms: number): number {
+  const run = layers[name] as () => void;
   let passes = 0;
   const start = performance.now();
   let now = start;
@@ -72,16 +89,16 @@ function slice(run: () => void, ms: number): number {
     passes++;
     now = performance.now();
   }
-  return ((now - start) * 1e6) / (passes * requests.length);
+  return ((now - start) * 1e6) / (passes * (lookupsPerPass[name] ?? requests.length));
 }
 
 const names = Object.keys(layers);
 // Warm-up: long enough for V8 to optimise the JavaScript and tier the wasm up.
-for (const name of names) slice(layers[name] as () => void, 300);
+for (const name of names) slice(name, 300);
 const samples: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
 const end = performance.now() + Number(values.seconds) * 1000;
 while (performance.now() < end) {
-  for (const name of names) samples[name]?.push(slice(layers[name] as () => void, 20));
+  for (const name of names) samples[name]?.push(slice(name, 20));
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 const result = Object.fromEntries(names.map((n) => [n, median(samples[n] ?? [])]));
@@ -90,5 +107,12 @@ console.log(
 );
 for (const n of names) console.log(`  ${n.padEnd(10)} ${(result[n] as number).toFixed(1)}`);
 const ours = result['find+read'] as number;
-console.log(`  memoirist ÷ Arbor (params read): ${((result.memoirist as number) / ours).toFixed(2)}×`);
+const at = (name: string) => result[name] as number;
+console.log(`  memoirist ÷ Arbor (params read): ${(at('memoirist') / ours).toFixed(2)}×`);
+const floor = at('static') + (at('find') - at('engine')) + (at('find+read') - at('find'));
+console.log(
+  `  floor without any walk: ${floor.toFixed(1)} (static ${at('static').toFixed(1)} of ${staticRequests.length} ` +
+    `requests + match ${(at('find') - at('engine')).toFixed(1)} + reads ${(at('find+read') - at('find')).toFixed(1)}); ` +
+    `2× memoirist needs ≤ ${(at('memoirist') / 2).toFixed(1)}`,
+);
 if (sink === 0.5) console.log(sink);
