@@ -1,7 +1,13 @@
 // The standalone Router's own behaviour (the matching rules themselves are the conformance tables').
 import { describe, expect, it } from 'vitest';
 import type { RouteInfo } from '../../ts/src/engine/engine.js';
-import { MAX_SWITCH_SHAPES } from '../../ts/src/match-builder.js';
+import {
+  entryMatcher,
+  fixedMatch,
+  MAX_SWITCH_SHAPES,
+  type MatchColumns,
+  readMatch,
+} from '../../ts/src/match-builder.js';
 import { Router } from '../../ts/src/router.js';
 import { createReferenceEngine } from '../support/reference-engine/index.js';
 
@@ -78,31 +84,58 @@ describe('Router', () => {
   });
 
   it('builds the engine’s matches of every shape, past the shapes one switch takes and after a late route', () => {
-    // One route per parameter name: as many shapes as routes, more than MAX_SWITCH_SHAPES.
-    const router = new Router<number>({ compiled: false });
+    // One route per parameter name: as many shapes as routes, more than MAX_SWITCH_SHAPES. Values differ
+    // from ids, so that a match built from the wrong column (or the wrong route's) shows.
+    const router = new Router<string>({ compiled: false });
     const count = MAX_SWITCH_SHAPES + 40;
-    for (let i = 0; i < count; i++) router.add('GET', `/r${i}/:a${i}/x/:b${i}`, i);
+    for (let i = 0; i < count; i++) router.add('GET', `/r${i}/:a${i}/x/:b${i}`, `route ${i}`);
+    router.add('GET', '/static/one', 'static');
     for (const i of [0, 1, MAX_SWITCH_SHAPES - 1, MAX_SWITCH_SHAPES, count - 1]) {
       expect(router.find('GET', `/r${i}/v${i}/x/w`)).toEqual({
-        value: i,
+        value: `route ${i}`,
         id: i,
         params: { [`a${i}`]: `v${i}`, [`b${i}`]: 'w' },
         captures: [],
         malformed: false,
       });
-      expect(router.find('GET', `/r${i}/v%20${i}/x/w`)?.params).toEqual({
-        [`a${i}`]: `v ${i}`,
-        [`b${i}`]: 'w',
+      expect(router.find('GET', `/r${i}/v%20${i}/x/w`)).toMatchObject({
+        value: `route ${i}`,
+        id: i,
+        params: { [`a${i}`]: `v ${i}`, [`b${i}`]: 'w' },
       });
     }
+    expect(router.find('GET', '/static/one')).toMatchObject({ value: 'static', id: count, params: {} });
     // A route of an existing shape and one of a new shape, added after lookups started.
-    router.add('GET', '/late/:a0/x/:b0', 1000);
-    router.add('GET', '/later/:__proto__', 1001);
-    expect(router.find('GET', '/late/1/x/2')?.params).toEqual({ a0: '1', b0: '2' });
-    const late = router.find('GET', '/later/y');
-    expect(late?.value).toBe(1001);
-    expect(Object.getOwnPropertyDescriptor(late?.params, '__proto__')?.value).toBe('y');
-    expect(router.find('GET', `/r0/v/x/w`)?.params).toEqual({ a0: 'v', b0: 'w' });
+    router.add('GET', '/late/:a0/x/:b0', 'late');
+    router.add('GET', '/later/:__proto__', 'later');
+    expect(router.find('GET', '/late/1/x/2')).toMatchObject({
+      value: 'late',
+      id: count + 1,
+      params: { a0: '1', b0: '2' },
+    });
+    const later = router.find('GET', '/later/y');
+    expect(later).toMatchObject({ value: 'later', id: count + 2 });
+    expect(Object.getOwnPropertyDescriptor(later?.params, '__proto__')?.value).toBe('y');
+    expect(router.find('GET', `/r0/v/x/w`)).toMatchObject({ value: 'route 0', params: { a0: 'v', b0: 'w' } });
+  });
+
+  it('answers by each route’s entry until the first switch is built', () => {
+    const fixed = fixedMatch('static', 0);
+    const columns: MatchColumns<string> = { entries: [], values: [], cases: [], fixed: [] };
+    columns.entries.push(
+      { value: 'static', id: 0, names: [], captures: 0, fixed, make: readMatch },
+      { value: 'item', id: 1, names: ['id'], captures: 0, fixed: null, make: readMatch },
+    );
+    const match = entryMatcher(columns);
+    expect(match(0, [], '/s')).toBe(fixed);
+    expect(match(1, [7, 9, 0, 0], '/items/42')).toEqual({
+      value: 'item',
+      id: 1,
+      params: { id: '42' },
+      captures: [],
+      malformed: false,
+    });
+    expect(match(2, [], '/nothing')).toBeNull();
   });
 
   it('decodes values, reports malformed escapes, leaves optional parameters out', () => {

@@ -35,14 +35,31 @@ export interface RouteEntry<T> {
   /** Builds the match when no value needs decoding (`spans` index into `path`), for a route the router's
    * {@link shapeSwitch} has no case for; {@link readMatch} for the others (never called). */
   readonly make: MatchMaker<T>;
-  /** The route's case in its router's {@link shapeSwitch}: {@link FIXED_SHAPE}, {@link OWN_SHAPE}, or the
-   * index of its parameter-name list. */
-  readonly shape: number;
 }
 
-/** {@link RouteEntry.shape} of a route without values: the switch answers its fixed match. */
+/**
+ * What the engine's answers read, by route id, as columns: one dense array per field instead of each
+ * route's {@link RouteEntry}. On a large table the entry objects lie apart in the heap, and loading the
+ * one a lookup needs is a cache miss (~15–25 ns on 10,000 routes; docs/PERFORMANCE.md). The router
+ * appends to the arrays in place; the {@link shapeSwitch} built over them reads them as they are then.
+ */
+export interface MatchColumns<T> {
+  readonly entries: RouteEntry<T>[];
+  readonly values: T[];
+  /** The route's case in the {@link shapeSwitch}: {@link FIXED_SHAPE}, {@link OWN_SHAPE}, or the index of
+   * its parameter-name list. */
+  readonly cases: number[];
+  /** {@link RouteEntry.fixed}. */
+  readonly fixed: (RouteMatch<T> | null)[];
+}
+
+/** Route id → its match, for an engine answer whose values need no decoding; `null` for an id the router
+ * holds no route for. */
+export type EngineMatcher<T> = (id: number, spans: ArrayLike<number>, path: string) => RouteMatch<T> | null;
+
+/** {@link MatchColumns.cases} of a route without values: the switch answers its fixed match. */
 export const FIXED_SHAPE = -1;
-/** {@link RouteEntry.shape} of a route the switch leaves to its own {@link RouteEntry.make} (optional
+/** {@link MatchColumns.cases} of a route the switch leaves to its own {@link RouteEntry.make} (optional
  * parameters, captures, or more shapes than one switch takes). */
 export const OWN_SHAPE = -2;
 /** Most shapes one {@link shapeSwitch} takes: its code grows with them, and V8 stops optimising a
@@ -92,10 +109,11 @@ export function answerCode<T>(entries: readonly (RouteEntry<T> | undefined)[]): 
 }
 
 /** The object literal of a match whose values are all present and need no decoding, sliced from the
- * path `p` at the spans `s`, for the entry `e` (the parameters of generated builders). */
-function slicedMatch(names: readonly string[]): string {
+ * path `p` at the spans `s` (the parameters of generated builders); `value` and `id` are the expressions
+ * that give the route's. */
+function slicedMatch(names: readonly string[], value: string, id: string): string {
   const fields = names.map((name, i) => `${literalKey(name)}: p.slice(s[${2 * i}], s[${2 * i + 1}])`);
-  return `{ value: e.value, id: e.id, params: { ${fields.join(', ')} }, captures: NO_CAPTURES, malformed: false }`;
+  return `{ value: ${value}, id: ${id}, params: { ${fields.join(', ')} }, captures: NO_CAPTURES, malformed: false }`;
 }
 
 /** The match of a route without parameters: it is the same on every lookup. */
@@ -120,7 +138,7 @@ export function matchMaker<T>(
   const key = names.join('\u0000');
   let make = cache.get(key);
   if (make === undefined) {
-    make = new Function('NO_CAPTURES', `return (e, s, p) => (${slicedMatch(names)});`)(
+    make = new Function('NO_CAPTURES', `return (e, s, p) => (${slicedMatch(names, 'e.value', 'e.id')});`)(
       NO_CAPTURES,
     ) as MatchMaker<unknown>;
     cache.set(key, make);
@@ -130,22 +148,41 @@ export function matchMaker<T>(
 
 /**
  * One builder for every route of a router, given the parameter-name lists of its shapes by index: a
- * `switch` on the entry's {@link RouteEntry.shape}, each case the object literal of {@link matchMaker}.
+ * `switch` on the route's {@link MatchColumns.cases}, each case the object literal of {@link matchMaker}.
  * Called for every match the engine answers, it is one call target where each shape's own builder made
  * the call megamorphic (GitHub's 516 routes have 77 shapes): 1–5 % less per lookup (docs/PERFORMANCE.md).
  */
-export function shapeSwitch<T>(shapes: readonly (readonly string[])[]): MatchMaker<T> {
-  const cases = shapes.map((names, index) => `case ${index}: return ${slicedMatch(names)};`);
+export function shapeSwitch<T>(
+  shapes: readonly (readonly string[])[],
+  columns: MatchColumns<T>,
+): EngineMatcher<T> {
+  const cases = shapes.map(
+    (names, index) => `case ${index}: return ${slicedMatch(names, 'values[id]', 'id')};`,
+  );
   return new Function(
     'NO_CAPTURES',
-    `return (e, s, p) => {
-      switch (e.shape) {
-        case ${FIXED_SHAPE}: return e.fixed;
+    'entries',
+    'values',
+    'cases',
+    'fixed',
+    `return (id, s, p) => {
+      switch (cases[id]) {
+        case ${FIXED_SHAPE}: return fixed[id];
         ${cases.join('\n        ')}
       }
-      return e.make(e, s, p);
+      const e = entries[id];
+      return e === undefined ? null : e.make(e, s, p);
     };`,
-  )(NO_CAPTURES) as MatchMaker<T>;
+  )(NO_CAPTURES, columns.entries, columns.values, columns.cases, columns.fixed) as EngineMatcher<T>;
+}
+
+/** An {@link EngineMatcher} that reads each route's entry and builds with {@link readMatch}: correct for
+ * every route, and what a router answers with until its first {@link shapeSwitch} is built. */
+export function entryMatcher<T>(columns: MatchColumns<T>): EngineMatcher<T> {
+  return (id, spans, path) => {
+    const entry = columns.entries[id];
+    return entry === undefined ? null : (entry.fixed ?? readMatch(entry, spans, path));
+  };
 }
 
 /** The generic maker: skips absent values, percent-decodes, reports malformed escapes. */

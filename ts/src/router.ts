@@ -11,13 +11,15 @@ import { type GeneratedFind, GeneratedFront } from './engine/generated-front.js'
 import { createWasmEngine, createWasmEngineFromSnapshot } from './engine/wasm-engine.js';
 import {
   answerCode,
+  type EngineMatcher,
+  entryMatcher,
   FIXED_SHAPE,
   fixedMatch,
   MAX_SWITCH_SHAPES,
+  type MatchColumns,
   type MatchMaker,
   matchMaker,
   OWN_SHAPE,
-  type RouteEntry,
   type RouteMatch,
   readMatch,
   shapeSwitch,
@@ -72,16 +74,17 @@ export class Router<T> {
   readonly #fallback = (method: string, path: string) => this.#findInEngine(method, path);
   /** The first lookup after a change: chooses how lookups are answered (`#commit`), then answers. */
   readonly #commitAndFind = (method: string, path: string) => this.#commit()(method, path);
-  /** Route id → everything a lookup needs to answer with that route. */
-  readonly #entries: RouteEntry<T>[] = [];
+  /** Route id → everything a lookup needs to answer with that route: each route's entry, and the fields
+   * every engine answer reads as dense columns. */
+  readonly #routes: MatchColumns<T> = { entries: [], values: [], cases: [], fixed: [] };
   /** Match builders by parameter-name list: generating code per route would dominate registration. */
   readonly #makers = new Map<string, MatchMaker<unknown>>();
-  /** Shape index ({@link RouteEntry.shape}) by parameter-name list, and the lists by index. */
+  /** Shape index ({@link MatchColumns.cases}) by parameter-name list, and the lists by index. */
   readonly #shapeIndex = new Map<string, number>();
   readonly #shapes: (readonly string[])[] = [];
   /** Builds the match of every engine answer: the {@link shapeSwitch} of the shapes so far, rebuilt at
-   * the commit that follows a new shape. */
-  #build: MatchMaker<T> = readMatch;
+   * the commit that follows a new shape, and so before the first lookup. */
+  #build: EngineMatcher<T> = entryMatcher(this.#routes);
   #buildShapes = -1;
   readonly #onShadowed: (route: RouteInfo, by: RouteInfo) => void;
 
@@ -106,7 +109,12 @@ export class Router<T> {
     this.#engine = snapshot === undefined ? engine(engineOptions) : createWasmEngineFromSnapshot(snapshot);
     this.#front =
       compiled && options.engine === undefined
-        ? new GeneratedFront(this.#engine, engineOptions, () => answerCode(this.#entries), this.#fallback)
+        ? new GeneratedFront(
+            this.#engine,
+            engineOptions,
+            () => answerCode(this.#routes.entries),
+            this.#fallback,
+          )
         : null;
   }
 
@@ -150,7 +158,8 @@ export class Router<T> {
     const fixed = names.length === 0 && captures === 0 ? fixedMatch(value, id) : null;
     const index =
       fixed !== null ? FIXED_SHAPE : hasOptional || captures > 0 ? OWN_SHAPE : this.#shapeOf(names);
-    this.#entries[id] = {
+    const routes = this.#routes;
+    routes.entries[id] = {
       value,
       id,
       names,
@@ -158,8 +167,10 @@ export class Router<T> {
       fixed,
       // A shape with a case in the switch never calls its own builder: generate one only for the others.
       make: index >= 0 ? readMatch : matchMaker<T>(names, captures, hasOptional, this.#makers),
-      shape: index,
     };
+    routes.values[id] = value;
+    routes.cases[id] = index;
+    routes.fixed[id] = fixed;
     this.#front?.add(shape);
     this.find = this.#commitAndFind;
   }
@@ -185,10 +196,10 @@ export class Router<T> {
     const engine = this.#engine;
     const answer = engine.lookup(method, path);
     if (answer < 0) return null;
-    const entry = this.#entries[answer & ROUTE_ID];
-    if (entry === undefined) return null;
     // The engine says whether the path holds a `%`: only then may a value need decoding.
-    return (answer < ESCAPED ? this.#build : readMatch)(entry, engine.spans, engine.matchedPath);
+    if (answer < ESCAPED) return this.#build(answer, engine.spans, engine.matchedPath);
+    const entry = this.#routes.entries[answer & ROUTE_ID];
+    return entry === undefined ? null : readMatch(entry, engine.spans, engine.matchedPath);
   }
 
   /** Chooses how lookups are answered until the next change: by the generated find of a small table
@@ -196,7 +207,7 @@ export class Router<T> {
    * call on the way to it. */
   #commit(): GeneratedFind<RouteMatch<T>> {
     if (this.#buildShapes !== this.#shapes.length) {
-      this.#build = shapeSwitch(this.#shapes);
+      this.#build = shapeSwitch(this.#shapes, this.#routes);
       this.#buildShapes = this.#shapes.length;
     }
     this.find = this.#front?.commit() ?? this.#fallback;
