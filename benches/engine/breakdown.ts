@@ -1,14 +1,15 @@
 /**
- * Where an Arbor lookup spends its time, layer by layer, on the GitHub API table (516 routes, every
- * request URL once per pass), in one process, beside memoirist (the fastest JavaScript router on real
- * tables) as the yardstick. Layers:
+ * Where an Arbor lookup spends its time, layer by layer, on one of the router benchmark's real tables
+ * (by default the GitHub API's 516 routes, every request URL once per pass), in one process, beside
+ * memoirist (the fastest JavaScript router on GitHub and the SaaS table; on the 10,000-route table
+ * @medley/router is faster, see `benches/results/router.md`) as the yardstick. Layers:
  *
  *   engine      the wasm engine's `lookup` (copy the path in, call, walk): selection only
  *   find        `Router.find` (the engine plus the match and params objects)
  *   find+read   `Router.find`, then every parameter value read by name, as a handler does
  *   memoirist   memoirist's `find`, every parameter value read
- *   static      the wasm engine's `lookup` on the table's static requests only: the copy, the call and
- *               the static table's probe, with no walk (a static route's match is a shared constant)
+ *   static      the wasm engine's `lookup` of each static route's own path: the copy, the call and the
+ *               static table's probe, with no walk
  *
  * From these it prints the floor of this design: what a request with values would cost if the walk took
  * no time at all (`static`, plus the match: `find` − `engine`, plus the reads: `find+read` − `find`),
@@ -17,18 +18,26 @@
  * Each layer runs in turn in ~20 ms slices, many rounds, and the median per layer is reported: a shared
  * machine's speed changes then hit every layer alike. Ratios within one run are the figures to read.
  *
- *   node --import tsx benches/engine/breakdown.ts [--seconds 6] [--table github|10k]
+ *   node --import tsx benches/engine/breakdown.ts [--seconds 6] [--table github|saas|10k]
  */
 import { parseArgs } from 'node:util';
 import { createWasmEngine } from '../../ts/src/engine/wasm-engine.js';
 import { Router } from '../../ts/src/router.js';
 import { memoirist as memoiristAdapter } from '../router/adapters/memoirist.js';
-import { generatedSet, githubSet, patternText, type RouteTable, requestPath } from '../router/routes.js';
+import {
+  generatedSet,
+  githubSet,
+  patternText,
+  type RouteTable,
+  requestPath,
+  saasSet,
+} from '../router/routes.js';
 
 const { values } = parseArgs({
   options: { seconds: { type: 'string', default: '6' }, table: { type: 'string', default: 'github' } },
 });
-const table: RouteTable = values.table === '10k' ? generatedSet() : githubSet();
+const tables: Record<string, () => RouteTable> = { github: githubSet, saas: saasSet, '10k': generatedSet };
+const table: RouteTable = (tables[values.table] ?? githubSet)();
 
 const router = new Router<number>({ onShadowed: () => {} });
 const engine = createWasmEngine();
@@ -49,11 +58,10 @@ const requests = table.requests.map((r) => ({
   memoiristNames: Object.keys(memoirist.answer(r.method, r.path)?.params ?? {}),
 }));
 
-// The requests a static route answers: no walk runs for them.
-const staticPatterns = new Set(
-  table.routes.filter((r) => r.pieces.every((p) => p.kind === 'static')).map((r) => patternText(r.pieces)),
-);
-const staticRequests = requests.filter((r) => staticPatterns.has(r.path));
+// The table's static routes, each looked up by its own path: no walk runs for them.
+const staticRequests = table.routes
+  .filter((r) => r.pieces.every((p) => p.kind === 'static'))
+  .map((r) => ({ method: r.method, path: requestPath(patternText(r.pieces)) }));
 
 let sink = 0;
 const layers: Record<string, () => void> = {
@@ -78,6 +86,7 @@ const layers: Record<string, () => void> = {
   },
 };
 const lookupsPerPass: Record<string, number> = { static: staticRequests.length };
+if (staticRequests.length === 0) delete layers.static;
 
 function slice(name: string, ms: number): number {
   const run = layers[name] as () => void;
@@ -109,10 +118,15 @@ for (const n of names) console.log(`  ${n.padEnd(10)} ${(result[n] as number).to
 const ours = result['find+read'] as number;
 const at = (name: string) => result[name] as number;
 console.log(`  memoirist ÷ Arbor (params read): ${(at('memoirist') / ours).toFixed(2)}×`);
-const floor = at('static') + (at('find') - at('engine')) + (at('find+read') - at('find'));
-console.log(
-  `  floor without any walk: ${floor.toFixed(1)} (static ${at('static').toFixed(1)} of ${staticRequests.length} ` +
-    `requests + match ${(at('find') - at('engine')).toFixed(1)} + reads ${(at('find+read') - at('find')).toFixed(1)}); ` +
-    `2× memoirist needs ≤ ${(at('memoirist') / 2).toFixed(1)}`,
-);
+if (staticRequests.length === 0) {
+  console.log('  floor: the table has no static route to time a lookup without a walk on');
+} else {
+  const match = at('find') - at('engine');
+  const reads = at('find+read') - at('find');
+  console.log(
+    `  floor without any walk: ${(at('static') + match + reads).toFixed(1)} (static ${at('static').toFixed(1)} ` +
+      `over ${staticRequests.length} static routes + match ${match.toFixed(1)} + reads ${reads.toFixed(1)}); ` +
+      `2× memoirist needs ≤ ${(at('memoirist') / 2).toFixed(1)}`,
+  );
+}
 if (sink === 0.5) console.log(sink);
