@@ -76,7 +76,7 @@ export class Router<T> {
   readonly #commitAndFind = (method: string, path: string) => this.#commit()(method, path);
   /** Route id → everything a lookup needs to answer with that route: each route's entry, and the fields
    * every engine answer reads as dense columns. */
-  readonly #routes: MatchColumns<T> = { entries: [], values: [], cases: [], fixed: [] };
+  readonly #table: MatchColumns<T> = { entries: [], values: [], cases: [], fixed: [] };
   /** Match builders by parameter-name list: generating code per route would dominate registration. */
   readonly #makers = new Map<string, MatchMaker<unknown>>();
   /** Shape index ({@link MatchColumns.cases}) by parameter-name list, and the lists by index. */
@@ -84,7 +84,7 @@ export class Router<T> {
   readonly #shapes: (readonly string[])[] = [];
   /** Builds the match of every engine answer: the {@link shapeSwitch} of the shapes so far, rebuilt at
    * the commit that follows a new shape, and so before the first lookup. */
-  #build: EngineMatcher<T> = entryMatcher(this.#routes);
+  #build: EngineMatcher<T> = entryMatcher(this.#table);
   #buildShapes = -1;
   readonly #onShadowed: (route: RouteInfo, by: RouteInfo) => void;
 
@@ -112,7 +112,7 @@ export class Router<T> {
         ? new GeneratedFront(
             this.#engine,
             engineOptions,
-            () => answerCode(this.#routes.entries),
+            () => answerCode(this.#table.entries),
             this.#fallback,
           )
         : null;
@@ -158,8 +158,8 @@ export class Router<T> {
     const fixed = names.length === 0 && captures === 0 ? fixedMatch(value, id) : null;
     const index =
       fixed !== null ? FIXED_SHAPE : hasOptional || captures > 0 ? OWN_SHAPE : this.#shapeOf(names);
-    const routes = this.#routes;
-    routes.entries[id] = {
+    const table = this.#table;
+    table.entries[id] = {
       value,
       id,
       names,
@@ -168,9 +168,9 @@ export class Router<T> {
       // A shape with a case in the switch never calls its own builder: generate one only for the others.
       make: index >= 0 ? readMatch : matchMaker<T>(names, captures, hasOptional, this.#makers),
     };
-    routes.values[id] = value;
-    routes.cases[id] = index;
-    routes.fixed[id] = fixed;
+    table.values[id] = value;
+    table.cases[id] = index;
+    table.fixed[id] = fixed;
     this.#front?.add(shape);
     this.find = this.#commitAndFind;
   }
@@ -198,7 +198,7 @@ export class Router<T> {
     if (answer < 0) return null;
     // The engine says whether the path holds a `%`: only then may a value need decoding.
     if (answer < ESCAPED) return this.#build(answer, engine.spans, engine.matchedPath);
-    const entry = this.#routes.entries[answer & ROUTE_ID];
+    const entry = this.#table.entries[answer & ROUTE_ID];
     return entry === undefined ? null : readMatch(entry, engine.spans, engine.matchedPath);
   }
 
@@ -207,7 +207,7 @@ export class Router<T> {
    * call on the way to it. */
   #commit(): GeneratedFind<RouteMatch<T>> {
     if (this.#buildShapes !== this.#shapes.length) {
-      this.#build = shapeSwitch(this.#shapes, this.#routes);
+      this.#build = shapeSwitch(this.#shapes, this.#table);
       this.#buildShapes = this.#shapes.length;
     }
     this.find = this.#front?.commit() ?? this.#fallback;
