@@ -154,6 +154,15 @@ function header(run: RunFile): string[] {
   return out;
 }
 
+/** How the registration figures were taken, for the report. */
+function registrationMethod(processes: number): string {
+  const inEach =
+    'one build of the 12-route table loads its code, then the median of three builds of the table, garbage collected before each';
+  return processes === 1
+    ? `Each router in a fresh process (\`--expose-gc\`): ${inEach}.`
+    : `Each router in ${processes} fresh processes (\`--expose-gc\`), taken in turn with the other routers': in each, ${inEach}; the figure is the median of the ${processes}.`;
+}
+
 function renderRun(run: RunFile): string[] {
   const out = header(run);
   for (const mode of ['select', 'params'] as const) {
@@ -166,7 +175,7 @@ function renderRun(run: RunFile): string[] {
     out.push(
       '### Registration: every route added and a first request answered (lazy routers compile then), ms',
       '',
-      'Each router in a fresh process (`--expose-gc`): one build of the 12-route table loads its code, then the median of three builds of the table, garbage collected before each.',
+      registrationMethod(run.registrationProcesses ?? 1),
       '',
       ...figureTable(run, regRows, (n) => n.toFixed(1)),
       '',

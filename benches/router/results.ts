@@ -47,6 +47,8 @@ export interface RunFile {
     Partial<Record<Mode, Record<string, { p50: number; avg: number; rounds: number[] }>>>
   >;
   registration: Partial<Record<TableName, Record<string, number>>>;
+  /** Fresh processes per router the registration figures are the median of (absent: one, before 2026-11-26). */
+  registrationProcesses?: number;
   /** When the registration figures were measured again, every router, after the timed run (absent: with it). */
   registrationDate?: string;
   memory: Partial<Record<TableName, Record<string, { heapUsed: number; external: number; rss: number }>>>;
