@@ -157,10 +157,9 @@ for (let round = 1; round <= rounds; round++) {
   }
 }
 
-// Registration, like memory, in fresh processes (see child.ts). One process per router gave one sample per
-// run, and a slow second of the shared machine landed in it whole (10,000 routes: 150 against a median of
-// 127 ms over 8 processes, 2026-11-26): each router now registers in several processes, taken in turn with
-// the other routers', and the figure is their median.
+// Registration, like memory, in fresh processes (see child.ts). One process per router would give one sample
+// per run, which a slow second of the shared machine decides: each router registers in several processes,
+// taken in turn with the other routers', and the figure is their median (docs/PERFORMANCE.md).
 const registrationProcesses = quick ? 1 : REGISTRATION_PROCESSES;
 const buildTables = BUILD_TABLES.filter(
   (t) => !values.cases || values.cases.includes(t) || t.includes(values.cases),
