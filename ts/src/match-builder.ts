@@ -81,9 +81,10 @@ function literalKey(name: string): string {
 
 /**
  * How generated find code (a small table's, `engine/compiled-table.ts`) answers with this router's
- * matches: the route's frozen match for a route without values, else the same object literals as
- * {@link matchMaker}'s, the values sliced in place (or the generated code's own value expressions); {@link readMatch} when a value holds `%`. Each
- * route's entry, value and fixed match are constants of the generated code.
+ * matches: the route's frozen match for a route without values, else the same object literal as
+ * {@link matchMaker}'s ({@link matchLiteral}), the values sliced in place (or the generated code's own value
+ * expressions); {@link readMatch} when a value holds `%`. Each route's entry, value and fixed match are
+ * constants of the generated code.
  */
 export function answerCode<T>(entries: readonly (RouteEntry<T> | undefined)[]): AnswerCode {
   const scope: Record<string, unknown> = { NO_CAPTURES, readMatch };
@@ -99,21 +100,35 @@ export function answerCode<T>(entries: readonly (RouteEntry<T> | undefined)[]): 
       const entry = entries[id];
       if (entry === undefined) return 'null';
       if (entry.fixed !== null) return `F${id}`;
-      const fields = entry.names.map(
-        (name, i) => `${literalKey(name)}: ${values?.[i] ?? `p.slice(${spans[2 * i]}, ${spans[2 * i + 1]})`}`,
+      const literal = matchLiteral(
+        entry.names,
+        (i) => values?.[i] ?? `p.slice(${spans[2 * i]}, ${spans[2 * i + 1]})`,
+        `V${id}`,
+        `${id}`,
       );
-      const literal = `{ value: V${id}, id: ${id}, params: { ${fields.join(', ')} }, captures: NO_CAPTURES, malformed: false }`;
       return `(${escaped} ? readMatch(E${id}, [${spans.join(', ')}], p) : ${literal})`;
     },
   };
 }
 
-/** The object literal of a match whose values are all present and need no decoding, sliced from the
- * path `p` at the spans `s` (the parameters of generated builders); `value` and `id` are the expressions
- * that give the route's. */
-function slicedMatch(names: readonly string[], value: string, id: string): string {
-  const fields = names.map((name, i) => `${literalKey(name)}: p.slice(s[${2 * i}], s[${2 * i + 1}])`);
+/** The object literal of a match whose values are all present and need no decoding, the `i`th value
+ * given by `paramValue(i)`, the route's value and id by the expressions `value` and `id`. Every generated
+ * match is written by this one function, so that all have the same fields in the same order: one hidden
+ * class for V8. */
+function matchLiteral(
+  names: readonly string[],
+  paramValue: (index: number) => string,
+  value: string,
+  id: string,
+): string {
+  const fields = names.map((name, i) => `${literalKey(name)}: ${paramValue(i)}`);
   return `{ value: ${value}, id: ${id}, params: { ${fields.join(', ')} }, captures: NO_CAPTURES, malformed: false }`;
+}
+
+/** {@link matchLiteral} with the values sliced from the path `p` at the spans `s` (the parameters of
+ * generated builders). */
+function slicedMatch(names: readonly string[], value: string, id: string): string {
+  return matchLiteral(names, (i) => `p.slice(s[${2 * i}], s[${2 * i + 1}])`, value, id);
 }
 
 /** The match of a route without parameters: it is the same on every lookup. */
