@@ -91,12 +91,11 @@ function observe(engine: EngineUnderTest, { options, routes, paths }: Scenario):
   const router = new Router<number>(routerOptions(engine, options));
   const registered = routes.map(({ methods, pattern }, index) => {
     try {
-      const { id, template, params, captures, shadowedBy, isStatic, pieces } = router.add(
-        methods,
-        pattern,
-        index,
-      );
-      return { pattern, id, template, params, captures, shadowedBy, isStatic, pieces };
+      const shape = router.add(methods, pattern, index);
+      const info = router.route(shape.id);
+      if (info === undefined) throw new Error(`no metadata for route ${shape.id}`);
+      const { id, template, params, captures, shadowedBy, isStatic, pieces } = info;
+      return { pattern, shape, id, template, params, captures, shadowedBy, isStatic, pieces };
     } catch (error) {
       if (!(error instanceof RouteError)) throw error;
       return { pattern, error: error.code, position: error.position };

@@ -180,6 +180,36 @@ describe('Router', () => {
     );
   });
 
+  it('answers add with the route’s shape, and its whole metadata by id', () => {
+    for (const router of [build(), build({ engine: createReferenceEngine })]) {
+      const shape = router.add(['get', 'HEAD'], '/teams/:team/members/:user<int>/:role?', 100);
+      expect(shape).toEqual({
+        id: table.length,
+        methods: ['GET', 'HEAD'],
+        names: ['team', 'user', 'role'],
+        hasOptional: true,
+        captures: 0,
+        shadowedBy: null,
+      });
+      const info = router.route(shape.id);
+      expect(info?.pattern).toBe('/teams/:team/members/:user<int>/:role?');
+      expect(info?.template).toBe('/teams/{team}/members/{user}/{role}');
+      expect(info?.params.map((p) => [p.name, p.shortcut, p.optional])).toEqual([
+        ['team', null, false],
+        ['user', 'int', false],
+        ['role', null, true],
+      ]);
+      expect(router.add('GET', '/archive/{^(\\d{4})/(?P<month>\\d{2})$}', 101)).toMatchObject({
+        id: table.length + 1,
+        names: ['month'],
+        captures: 2,
+      });
+      expect(router.add('GET', '/teams', 102).methods).toEqual(['GET']);
+      expect(router.route(table.length + 3)).toBeUndefined();
+      expect(router.routes().map((r) => r.id)).toEqual([...table.keys(), 6, 7, 8]);
+    }
+  });
+
   it('reports a shadowed route through onShadowed, naming both', () => {
     const seen: [string, string][] = [];
     const router = new Router<number>({

@@ -1,7 +1,7 @@
 // The package entry: the standalone router and, on top of it, the framework.
 
 export * from './app/index.js';
-export type { EngineOptions, Order, ParamInfo, ParamKind, RouteInfo } from './engine/engine.js';
+export type { EngineOptions, Order, ParamInfo, ParamKind, RouteInfo, RouteShape } from './engine/engine.js';
 export { RouteError, type RouteErrorCode } from './errors.js';
 export {
   type AnnotationSet,

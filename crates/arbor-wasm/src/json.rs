@@ -127,47 +127,58 @@ pub fn routes(routes: &[RouteInfo]) -> String {
     out
 }
 
-/// What attaching values to a loaded snapshot needs of every route, in one compact array:
-/// `[[methodIds], [paramNames], hasOptional, captures, shadowedBy]` per route (`-1`: not shadowed), the
-/// method ids indexing `methods` (`RouteShape` in `ts/src/engine/engine.ts`). The full `RouteInfo`s
-/// (patterns, pieces, constraints: ~500 bytes a route) stay in the engine until something asks.
+/// What serving a route needs of it (`RouteShape` in `ts/src/engine/engine.ts`), compact:
+/// `[id, [methodIds], [paramNames], hasOptional, captures, shadowedBy]` (`-1`: not shadowed), the method
+/// ids indexing `methods`. `insert` answers this for the new route, `route_shapes` for every route: the
+/// full `RouteInfo`s (patterns, pieces, constraints: ~500 bytes a route, whose writing and parsing
+/// cost a quarter of a registration) stay in the engine until something asks.
+pub fn route_shape(route: &RouteInfo, methods: &[String]) -> String {
+    let mut out = String::with_capacity(40);
+    push_shape(&mut out, route, methods);
+    out
+}
+
+/// Every route's [`route_shape`], in one array (attaching values to a loaded snapshot).
 pub fn route_shapes(routes: &[RouteInfo], methods: &[String]) -> String {
-    let mut out = String::with_capacity(routes.len() * 32 + 2);
+    let mut out = String::with_capacity(routes.len() * 40 + 2);
     out.push('[');
     for (i, r) in routes.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        out.push_str("[[");
-        for (k, m) in r.methods.iter().enumerate() {
-            if k > 0 {
-                out.push(',');
-            }
-            let id = methods.iter().position(|known| known == m);
-            push_int(
-                &mut out,
-                id.and_then(|id| i64::try_from(id).ok()).unwrap_or(-1),
-            );
-        }
-        out.push_str("],[");
-        for (k, p) in r.params.iter().enumerate() {
-            if k > 0 {
-                out.push(',');
-            }
-            push_str(&mut out, &p.name);
-        }
-        out.push_str(if r.params.iter().any(|p| p.optional) {
-            "],1,"
-        } else {
-            "],0,"
-        });
-        push_int(&mut out, i64::from(r.captures));
-        out.push(',');
-        push_int(&mut out, r.shadowed_by.map_or(-1, i64::from));
-        out.push(']');
+        push_shape(&mut out, r, methods);
     }
     out.push(']');
     out
+}
+
+fn push_shape(out: &mut String, r: &RouteInfo, methods: &[String]) {
+    out.push('[');
+    push_int(out, i64::from(r.id));
+    out.push_str(",[");
+    for (k, m) in r.methods.iter().enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        let id = methods.iter().position(|known| known == m);
+        push_int(out, id.and_then(|id| i64::try_from(id).ok()).unwrap_or(-1));
+    }
+    out.push_str("],[");
+    for (k, p) in r.params.iter().enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        push_str(out, &p.name);
+    }
+    out.push_str(if r.params.iter().any(|p| p.optional) {
+        "],1,"
+    } else {
+        "],0,"
+    });
+    push_int(out, i64::from(r.captures));
+    out.push(',');
+    push_int(out, r.shadowed_by.map_or(-1, i64::from));
+    out.push(']');
 }
 
 fn push_route(out: &mut String, r: &RouteInfo) {
@@ -327,8 +338,8 @@ mod tests {
         assert_eq!(
             route_shapes(router.routes(), &methods),
             concat!(
-                r#"[[[0,1],["id"],0,0,-1],[[2],["x","y"],1,0,-1],[[0],["n"],0,2,-1],"#,
-                r#"[[0],["*"],0,0,-1],[[2],["p","q"],0,0,1]]"#
+                r#"[[0,[0,1],["id"],0,0,-1],[1,[2],["x","y"],1,0,-1],[2,[0],["n"],0,2,-1],"#,
+                r#"[3,[0],["*"],0,0,-1],[4,[2],["p","q"],0,0,1]]"#
             )
         );
         assert_eq!(route_shapes(&[], &methods), "[]");

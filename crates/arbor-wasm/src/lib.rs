@@ -59,8 +59,9 @@ impl Engine {
             .map_err(|error| json::snapshot_error(&error))
     }
 
-    /// Registers `pattern` for the comma-separated `methods` and returns the new route's `RouteInfo`
-    /// (registration needs nothing else: one crossing per route). Throws the registration error.
+    /// Registers `pattern` for the comma-separated `methods` and returns the new route's shape
+    /// ([`json::route_shape`]: what serving it needs, so a registration is one crossing; the whole
+    /// `RouteInfo` is [`Engine::route_json`]'s). Throws the registration error.
     pub fn insert(&mut self, methods: &str, pattern: &str) -> Result<String, String> {
         let methods: Vec<&str> = methods.split(',').filter(|m| !m.is_empty()).collect();
         let inserted = self
@@ -70,7 +71,7 @@ impl Engine {
         Ok(self
             .router
             .route(inserted.id)
-            .map(json::route)
+            .map(|route| json::route_shape(route, self.router.methods()))
             .unwrap_or_default())
     }
 

@@ -18,6 +18,8 @@ import {
   NOT_FOUND,
   type Order,
   type RouteInfo,
+  type RouteShape,
+  shapeOf,
 } from '../../../ts/src/engine/engine.js';
 import { RouteError } from '../../../ts/src/errors.js';
 import { encodeNonAscii, stripQuery } from './encoding.js';
@@ -60,7 +62,7 @@ class ReferenceEngine implements Engine {
     this.#trailingSlash = options.trailingSlash ?? true;
   }
 
-  insert(methods: readonly string[], pattern: string): RouteInfo {
+  insert(methods: readonly string[], pattern: string): RouteShape {
     const pieces = parsePattern(pattern);
     const unique = [...new Set(methods)];
     const key = shapeKey(pieces);
@@ -106,7 +108,7 @@ class ReferenceEngine implements Engine {
       this.#statics.set(path, statics);
       for (const method of unique) statics.set(method, id);
     }
-    return info;
+    return shapeOf(info);
   }
 
   /**

@@ -11,7 +11,7 @@
 import type { RouteCacheBoot } from '../cache/boot.js';
 import type { ExpectedRoutes } from '../cache/expected.js';
 import type { TableOptions } from '../cache/fingerprint.js';
-import { type RouteInfo, type RouteShape, shapeOf } from '../engine/engine.js';
+import type { RouteInfo, RouteShape } from '../engine/engine.js';
 import { RouteError } from '../errors.js';
 import type { AnnotationSet } from '../openapi/types.js';
 import { Router, type RouterOptions } from '../router.js';
@@ -184,10 +184,10 @@ export class RouteTable {
 
   #compile(router: Router<RouteContext>, context: RouteContext, methods: readonly string[]): void {
     const { route } = context;
-    const info = router.add(methods, route.pattern, context);
-    if (info.id !== route.id)
-      throw new Error(`internal: the engine gave id ${info.id}, expected ${route.id}`);
-    this.#accept(route, shapeOf(info));
+    const shape = router.add(methods, route.pattern, context);
+    if (shape.id !== route.id)
+      throw new Error(`internal: the engine gave id ${shape.id}, expected ${route.id}`);
+    this.#accept(route, shape);
   }
 
   #accept(route: Route, { methods, names, shadowedBy }: RouteShape): void {

@@ -97,9 +97,9 @@ export const ESCAPED = 0x4000_0000;
 export const ROUTE_ID = ESCAPED - 1;
 
 export interface Engine {
-  /** Registers a pattern for some methods and returns the new route's metadata. Throws a `RouteError` on
-   * a malformed pattern or a conflict. */
-  insert(methods: readonly string[], pattern: string): RouteInfo;
+  /** Registers a pattern for some methods and returns what serving the new route needs (its whole
+   * metadata is {@link route}'s). Throws a `RouteError` on a malformed pattern or a conflict. */
+  insert(methods: readonly string[], pattern: string): RouteShape;
   setName(id: number, name: string): void;
   /**
    * Hot path. Returns {@link NOT_FOUND}, or the route id plus {@link ESCAPED} when a value may need
@@ -143,7 +143,7 @@ export interface RouteShape {
   shadowedBy: number | null;
 }
 
-/** A registered route's {@link RouteShape}, from the whole metadata `insert` answered. */
+/** A route's {@link RouteShape}, from its whole metadata (for an engine that keeps {@link RouteInfo}s). */
 export function shapeOf(info: RouteInfo): RouteShape {
   const { id, methods, params, captures, shadowedBy } = info;
   return {

@@ -75,6 +75,9 @@ class WasmRouteEngine implements Engine, Snapshots {
   // bucket) cost ~5 ns more on every lookup whose method differs from the last one.
   readonly #methodNames: string[] = [];
   readonly #methodIds: number[] = [];
+  /** The same methods by engine id (what a route's shape names them by), and the method sets of shapes. */
+  readonly #methodsById: string[] = [];
+  readonly #methodSets = new Map<string, readonly string[]>();
   #lastMethod: string | undefined;
   #lastMethodId = 0;
   readonly #capacity: number;
@@ -98,13 +101,12 @@ class WasmRouteEngine implements Engine, Snapshots {
     return this.#spans;
   }
 
-  insert(methods: readonly string[], pattern: string): RouteInfo {
+  insert(methods: readonly string[], pattern: string): RouteShape {
     const json = crossing(() => this.#wasm.insert(methods.join(','), pattern), pattern);
-    const info = JSON.parse(json) as RouteInfo;
     this.#routes = null;
     for (const method of methods) this.#learnMethod(method);
     this.#refreshViews();
-    return info;
+    return this.#shape(JSON.parse(json) as RawShape);
   }
 
   setName(id: number, name: string): void {
@@ -186,27 +188,27 @@ class WasmRouteEngine implements Engine, Snapshots {
   }
 
   shapes(): RouteShape[] {
-    const methods = this.#wasm.methods().split(',');
     const raw = JSON.parse(this.#wasm.route_shapes()) as RawShape[];
     this.#refreshViews();
+    return raw.map((shape) => this.#shape(shape));
+  }
+
+  #shape([id, methodIds, names, hasOptional, captures, shadowedBy]: RawShape): RouteShape {
     // Most routes share one of a few method sets: one frozen array each.
-    const sets = new Map<string, readonly string[]>();
-    return raw.map(([ids, names, hasOptional, captures, shadowedBy], id) => {
-      const key = ids.join(',');
-      let set = sets.get(key);
-      if (set === undefined) {
-        set = Object.freeze(ids.map((i) => methods[i] ?? ''));
-        sets.set(key, set);
-      }
-      return {
-        id,
-        methods: set,
-        names,
-        hasOptional: hasOptional === 1,
-        captures,
-        shadowedBy: shadowedBy < 0 ? null : shadowedBy,
-      };
-    });
+    const key = methodIds.join(',');
+    let methods = this.#methodSets.get(key);
+    if (methods === undefined) {
+      methods = Object.freeze(methodIds.map((i) => this.#methodsById[i] ?? ''));
+      this.#methodSets.set(key, methods);
+    }
+    return {
+      id,
+      methods,
+      names,
+      hasOptional: hasOptional === 1,
+      captures,
+      shadowedBy: shadowedBy < 0 ? null : shadowedBy,
+    };
   }
 
   #methodId(method: string): number {
@@ -222,6 +224,7 @@ class WasmRouteEngine implements Engine, Snapshots {
     if (id < 0) return;
     this.#methodNames.push(method);
     this.#methodIds.push(id);
+    this.#methodsById[id] = method;
   }
 
   /** Views over wasm memory are detached when it grows, which only cold calls can cause. */
@@ -235,8 +238,9 @@ class WasmRouteEngine implements Engine, Snapshots {
   }
 }
 
-/** A route as `route_shapes` writes it: `[methodIds, names, hasOptional (0/1), captures, shadowedBy (-1: none)]`. */
-type RawShape = [number[], string[], number, number, number];
+/** A route's shape as the engine writes it (`insert`, `route_shapes`): `[id, methodIds, names, hasOptional
+ * (0/1), captures, shadowedBy (-1: none)]`. */
+type RawShape = [number, number[], string[], number, number, number];
 
 /** The JSON object the engine throws when a call fails. */
 interface EngineError {
