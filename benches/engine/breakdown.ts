@@ -64,8 +64,9 @@ const staticRequests = table.routes
   .map((r) => ({ method: r.method, path: requestPath(patternText(r.pieces)) }));
 
 // Each layer sums into a local and adds to the module's `sink` once per pass, as the benchmark's timing
-// loop does: a module variable updated per value is a context slot that, once the sum outgrows a small
-// integer, boxes a number on every store (~5–10 ns per GitHub request, which the reads layer used to count).
+// loop does: a module variable is a context slot that, once the sum outgrows a small integer, boxes a new
+// number on every store (~5–10 ns each), which a layer updating it per lookup or per value counted as the
+// router's time.
 let sink = 0;
 const layers: Record<string, () => void> = {
   engine() {
@@ -80,7 +81,7 @@ const layers: Record<string, () => void> = {
   },
   'find+read'() {
     // The values read as the benchmark's adapters read them (memoirist's below too): an indexed loop into
-    // a local sum (a `for…of` over the names cost ~10 ns more per GitHub request).
+    // a local sum.
     let s = 0;
     for (const r of requests) {
       const m = router.find(r.method, r.path);

@@ -144,8 +144,8 @@ export class Router<T> {
   /**
    * Registers `pattern` for one method or several. Throws a `RouteError` on a malformed pattern or a
    * conflict. Returns the new route's shape: its id, methods and parameter names, and the route that
-   * shadows it, if any. Its whole metadata (template, constraints, pieces) is {@link route}'s: reading it
-   * on every registration cost a quarter of the time (docs/PERFORMANCE.md).
+   * shadows it, if any. Its whole metadata (template, constraints, pieces) is {@link route}'s, read when
+   * something asks for it rather than on every registration.
    */
   add(method: string | readonly string[], pattern: string, value: T): RouteShape {
     const methods = (typeof method === 'string' ? [method] : method).map((m) => m.toUpperCase());
