@@ -188,27 +188,47 @@ class WasmRouteEngine implements Engine, Snapshots {
   }
 
   shapes(): RouteShape[] {
-    const raw = JSON.parse(this.#wasm.route_shapes()) as RawShape[];
+    const table = JSON.parse(this.#wasm.route_shapes()) as ShapeTable;
     this.#refreshViews();
-    return raw.map((shape) => this.#shape(shape));
+    // Routes share their name lists and method sets: one frozen array each.
+    const names = table.names.map((list) => Object.freeze(list));
+    const sets = table.methods.map((ids) => this.#methodSet(ids));
+    const numbers = table.routes;
+    const shapes: RouteShape[] = [];
+    for (let k = 0; k + 4 < numbers.length; k += 5) {
+      const shadowedBy = numbers[k + 4] as number;
+      shapes.push({
+        id: shapes.length,
+        methods: sets[numbers[k + 1] as number] ?? [],
+        names: names[numbers[k] as number] ?? [],
+        hasOptional: numbers[k + 2] === 1,
+        captures: numbers[k + 3] as number,
+        shadowedBy: shadowedBy < 0 ? null : shadowedBy,
+      });
+    }
+    return shapes;
   }
 
   #shape([id, methodIds, names, hasOptional, captures, shadowedBy]: RawShape): RouteShape {
-    // Most routes share one of a few method sets: one frozen array each.
-    const key = methodIds.join(',');
-    let methods = this.#methodSets.get(key);
-    if (methods === undefined) {
-      methods = Object.freeze(methodIds.map((i) => this.#methodsById[i] ?? ''));
-      this.#methodSets.set(key, methods);
-    }
     return {
       id,
-      methods,
+      methods: this.#methodSet(methodIds),
       names,
       hasOptional: hasOptional === 1,
       captures,
       shadowedBy: shadowedBy < 0 ? null : shadowedBy,
     };
+  }
+
+  /** The methods of engine ids `ids`: most routes share one of a few method sets, one frozen array each. */
+  #methodSet(ids: readonly number[]): readonly string[] {
+    const key = ids.join(',');
+    let methods = this.#methodSets.get(key);
+    if (methods === undefined) {
+      methods = Object.freeze(ids.map((i) => this.#methodsById[i] ?? ''));
+      this.#methodSets.set(key, methods);
+    }
+    return methods;
   }
 
   #methodId(method: string): number {
@@ -238,9 +258,17 @@ class WasmRouteEngine implements Engine, Snapshots {
   }
 }
 
-/** A route's shape as the engine writes it (`insert`, `route_shapes`): `[id, methodIds, names, hasOptional
- * (0/1), captures, shadowedBy (-1: none)]`. */
+/** A route's shape as `insert` writes it: `[id, methodIds, names, hasOptional (0/1), captures, shadowedBy
+ * (-1: none)]`. */
 type RawShape = [number, number[], string[], number, number, number];
+
+/** Every route's shape as `route_shapes` writes it: the name lists and method sets once each, then five
+ * numbers per route in id order (name list, method set, hasOptional, captures, shadowedBy or -1). */
+interface ShapeTable {
+  names: string[][];
+  methods: number[][];
+  routes: number[];
+}
 
 /** The JSON object the engine throws when a call fails. */
 interface EngineError {
