@@ -164,28 +164,15 @@ pub fn route_shapes(routes: &[RouteInfo], methods: &[String]) -> String {
         ]);
     }
     let mut out = String::with_capacity(routes.len() * 12 + 64);
-    out.push_str("{\"names\":[");
-    for (k, list) in by_index(&name_lists).into_iter().enumerate() {
-        if k > 0 {
-            out.push(',');
-        }
-        out.push('[');
-        for (i, name) in list.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            push_str(&mut out, name);
-        }
-        out.push(']');
-    }
-    out.push_str("],\"methods\":[");
-    for (k, ids) in by_index(&method_sets).into_iter().enumerate() {
-        if k > 0 {
-            out.push(',');
-        }
-        push_ints(&mut out, ids);
-    }
-    out.push_str("],\"routes\":");
+    out.push_str("{\"names\":");
+    push_list(&mut out, by_index(&name_lists), |out, list| {
+        push_list(out, list.iter(), |out, name| push_str(out, name));
+    });
+    out.push_str(",\"methods\":");
+    push_list(&mut out, by_index(&method_sets), |out, ids| {
+        push_ints(out, ids)
+    });
+    out.push_str(",\"routes\":");
     push_ints(&mut out, &numbers);
     out.push('}');
     out
@@ -198,16 +185,25 @@ fn by_index<K>(map: &BTreeMap<K, usize>) -> Vec<&K> {
     keys.into_iter().map(|(k, _)| k).collect()
 }
 
-/// `[a,b,…]`.
-fn push_ints(out: &mut String, values: &[i64]) {
+/// `[…]`: each item written by `each`, separated by commas.
+fn push_list<T>(
+    out: &mut String,
+    items: impl IntoIterator<Item = T>,
+    mut each: impl FnMut(&mut String, T),
+) {
     out.push('[');
-    for (i, &v) in values.iter().enumerate() {
+    for (i, item) in items.into_iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        push_int(out, v);
+        each(out, item);
     }
     out.push(']');
+}
+
+/// `[a,b,…]`.
+fn push_ints(out: &mut String, values: &[i64]) {
+    push_list(out, values.iter(), |out, &v| push_int(out, v));
 }
 
 /// The index of `method` in the router's methods, `-1` for none (never: every route's method is one).
@@ -222,24 +218,16 @@ fn method_index(methods: &[String], method: &str) -> i64 {
 fn push_shape(out: &mut String, r: &RouteInfo, methods: &[String]) {
     out.push('[');
     push_int(out, i64::from(r.id));
-    out.push_str(",[");
-    for (k, m) in r.methods.iter().enumerate() {
-        if k > 0 {
-            out.push(',');
-        }
-        push_int(out, method_index(methods, m));
-    }
-    out.push_str("],[");
-    for (k, p) in r.params.iter().enumerate() {
-        if k > 0 {
-            out.push(',');
-        }
-        push_str(out, &p.name);
-    }
+    out.push(',');
+    push_list(out, r.methods.iter(), |out, m| {
+        push_int(out, method_index(methods, m))
+    });
+    out.push(',');
+    push_list(out, r.params.iter(), |out, p| push_str(out, &p.name));
     out.push_str(if r.params.iter().any(|p| p.optional) {
-        "],1,"
+        ",1,"
     } else {
-        "],0,"
+        ",0,"
     });
     push_int(out, i64::from(r.captures));
     out.push(',');
