@@ -32,6 +32,7 @@ mod route;
 mod router;
 mod segments;
 mod shadow;
+mod shapes;
 mod statics;
 mod tree;
 mod words;
@@ -40,6 +41,7 @@ pub use encode::decode_param;
 pub use error::{InsertError, MalformedEscape, SnapshotError};
 pub use metadata::{ConstraintKind, ParamInfo, ParamKind, PatternPiece, RouteInfo};
 pub use router::Router;
+pub use shapes::{RouteShape, RouteShapes};
 
 use regex::bytes::CaptureLocations;
 

@@ -1,9 +1,11 @@
 //! [`Router`]: registration (cold path: strings, structured errors) and lookup (hot path: numbers).
 //! Its fields are private to this module and to `snapshot`, its binary form.
 
+mod route_list;
 mod snapshot;
 
 use foldhash::HashMap;
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 use std::sync::OnceLock;
 
@@ -14,9 +16,11 @@ use crate::lookup::Walk;
 use crate::metadata::RouteInfo;
 use crate::route::{self, Matcher, MatcherSpec, Step};
 use crate::segments::{Lean, Segments};
+use crate::shapes::RouteShapes;
 use crate::statics::Probe;
 use crate::tree::{self, Flat, Leaf, Tree};
 use crate::{pattern, Inserted, Lookup, Order, RouteId, RouterOptions, Spans, NONE};
+use route_list::RouteList;
 
 /// Distinguishes routers so a [`Spans`] used with several keeps capture slots per router.
 static NEXT_UID: AtomicU64 = AtomicU64::new(1);
@@ -42,7 +46,7 @@ pub struct Router {
     options: RouterOptions,
     uid: u64,
     methods: Vec<String>,
-    routes: Vec<RouteInfo>,
+    routes: RouteList,
     /// Conflict and shadowing index of the registered routes. Rebuilt from the patterns on the first
     /// insert after a snapshot load (`None` until then), with `tree`.
     index: Option<Index>,
@@ -86,7 +90,7 @@ impl Router {
             options,
             uid: next_uid(),
             methods: Vec::new(),
-            routes: Vec::new(),
+            routes: RouteList::default(),
             index: Some(Index::default()),
             specs: Vec::new(),
             matchers: Vec::new(),
@@ -206,7 +210,7 @@ impl Router {
         if let Some(index) = self.index.as_mut() {
             index.add(id, &method_ids, &draft);
         }
-        self.routes.push(RouteInfo {
+        self.routes.to_mut().push(RouteInfo {
             id,
             methods: wanted.iter().map(|m| (*m).to_owned()).collect(),
             pattern: pattern.to_owned(),
@@ -289,7 +293,7 @@ impl Router {
         }
         let mut index = Index::default();
         self.tree = Tree::default();
-        let routes = std::mem::take(&mut self.routes);
+        let routes = std::mem::take(self.routes.to_mut());
         for r in &routes {
             let Some(draft) = pattern::parse(&r.pattern)
                 .ok()
@@ -301,13 +305,13 @@ impl Router {
             let method_ids = self.add_to_tree(r.id, &methods, &draft);
             index.add(r.id, &method_ids, &draft);
         }
-        self.routes = routes;
+        *self.routes.to_mut() = routes;
         self.index = Some(index);
     }
 
     /// The earliest dynamic route sharing a method that contains `variant` (of the new route).
     fn find_shadow(&self, methods: &[&str], variant: &route::Variant) -> Option<RouteId> {
-        let routes = &self.routes;
+        let routes = self.routes.all();
         self.index.as_ref()?.shapes.covering(&variant.atoms, |id| {
             routes.get(id as usize).is_some_and(|e| {
                 !e.is_static && e.methods.iter().any(|m| methods.contains(&m.as_str()))
@@ -327,6 +331,7 @@ impl Router {
     pub fn set_name(&mut self, id: RouteId, name: &str) -> Result<(), InsertError> {
         if let Some(other) = self
             .routes
+            .all()
             .iter()
             .find(|r| r.id != id && r.name.as_deref() == Some(name))
         {
@@ -337,6 +342,7 @@ impl Router {
         }
         let route = self
             .routes
+            .to_mut()
             .get_mut(id as usize)
             .ok_or(InsertError::UnknownRoute { id })?;
         route.name = Some(name.to_owned());
@@ -628,7 +634,23 @@ impl Router {
 
     /// Every route, indexed by id.
     pub fn routes(&self) -> &[RouteInfo] {
-        &self.routes
+        self.routes.all()
+    }
+
+    /// What serving needs of every route ([`RouteShapes`]), without reading their whole metadata: a
+    /// loaded snapshot answers it as stored.
+    ///
+    /// ```
+    /// use arbor_router::{Router, RouterOptions};
+    /// let mut router = Router::new(RouterOptions::default());
+    /// router.insert(&["GET"], "/a/:id").unwrap();
+    /// router.insert(&["GET"], "/b/:id").unwrap();
+    /// let shapes = router.route_shapes();
+    /// assert_eq!(shapes.name_lists, [vec!["id".to_owned()]]);
+    /// assert_eq!(shapes.routes[1].names, 0);
+    /// ```
+    pub fn route_shapes(&self) -> Cow<'_, RouteShapes> {
+        self.routes.shapes(&self.methods)
     }
 
     /// One route's metadata, if `id` exists.

@@ -83,6 +83,8 @@ fn round_trip_keeps_routes_and_answers() {
         let router = sample(order);
         let bytes = router.serialize();
         let loaded = Router::deserialize(&bytes).unwrap();
+        // The shapes come from their own section; the metadata is decoded on this first read.
+        assert_eq!(loaded.route_shapes(), router.route_shapes());
         assert_eq!(loaded.routes(), router.routes());
         assert_eq!(loaded.options(), router.options());
         assert_eq!(answers(&loaded), answers(&router));
@@ -145,7 +147,7 @@ fn foreign_bytes_and_versions() {
         err,
         SnapshotError::UnsupportedVersion {
             found: 99,
-            supported: 5
+            supported: 6
         }
     );
     assert_eq!(err.code(), "SNAPSHOT_VERSION");
@@ -211,6 +213,9 @@ fn forged_payloads_with_a_valid_checksum_never_panic() {
         if let Ok(mut router) = Router::deserialize(&copy) {
             loaded += 1;
             let _ = answers(&router);
+            // What a load checked, the metadata decoded on first read holds whole: one entry per shape.
+            let shapes = router.route_shapes().into_owned();
+            assert_eq!(router.routes().len(), shapes.routes.len(), "round {round}");
             let _ = router.routes().iter().map(|r| r.span_len()).sum::<usize>();
             // The first insert rebuilds the registration tree from the (possibly altered) patterns.
             let _ = router.insert(&["GET"], "/new/:x");
@@ -276,4 +281,24 @@ fn the_first_insert_after_a_load_rebuilds_the_tree_registration_built() {
         assert_eq!(loaded.serialize(), original.serialize());
         assert_eq!(answers(&loaded), answers(&original));
     }
+}
+
+#[test]
+fn metadata_text_that_is_not_utf8_reads_as_replacement_characters() {
+    // A load checks the metadata's structure, not its text: its strings are decoded when something
+    // reads them, and that decode cannot fail. A byte that is not UTF-8 (only a forged snapshot
+    // holds one) reads as U+FFFD; the route still loads and answers.
+    let router = sample(Order::Definition);
+    let mut bytes = router.serialize();
+    let template = b"/search/{q}/{page}";
+    let at = (24..bytes.len() - template.len())
+        .find(|&at| &bytes[at..at + template.len()] == template)
+        .unwrap();
+    bytes[at + 1] = 0xff;
+    let sum = checksum(&bytes[24..]);
+    bytes[16..24].copy_from_slice(&sum.to_le_bytes());
+    let loaded = Router::deserialize(&bytes).unwrap();
+    assert_eq!(loaded.routes()[4].template, "/\u{fffd}earch/{q}/{page}");
+    assert_eq!(loaded.routes()[4].params, router.routes()[4].params);
+    assert_eq!(answers(&loaded), answers(&router));
 }

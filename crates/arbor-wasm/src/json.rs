@@ -2,10 +2,9 @@
 //! fixed; serde would cost binary size). The shapes are the TypeScript types of
 //! `ts/src/engine/engine.ts`: `RouteInfo`, `PatternPiece`, and the error of every call that fails.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use arbor_router::{InsertError, PatternPiece, RouteInfo, SnapshotError};
+use arbor_router::{InsertError, PatternPiece, RouteInfo, RouteShapes, SnapshotError};
 
 /// A failed call's error, thrown to JavaScript as this JSON text (the one error convention of the
 /// boundary): `{"code","message","pattern"?,"position"?,"conflictsWith"?}`. `wasm-engine.ts` turns it
@@ -144,45 +143,28 @@ pub fn route_shape(route: &RouteInfo, methods: &[String]) -> String {
 /// route in id order (its parameter-name list and method set as indexes into the two lists, hasOptional,
 /// captures, shadowedBy or `-1`). A table of 10,000 routes has a few dozen name lists and a few method
 /// sets: the start parses that many arrays instead of 20,000.
-pub fn route_shapes(routes: &[RouteInfo], methods: &[String]) -> String {
-    let mut name_lists: BTreeMap<Vec<&str>, usize> = BTreeMap::new();
-    let mut method_sets: BTreeMap<Vec<i64>, usize> = BTreeMap::new();
-    let mut numbers: Vec<i64> = Vec::with_capacity(routes.len() * 5);
-    for r in routes {
-        let names: Vec<&str> = r.params.iter().map(|p| p.name.as_str()).collect();
-        let next = name_lists.len();
-        let names = *name_lists.entry(names).or_insert(next);
-        let ids: Vec<i64> = r.methods.iter().map(|m| method_index(methods, m)).collect();
-        let next = method_sets.len();
-        let set = *method_sets.entry(ids).or_insert(next);
-        numbers.extend([
-            i64::try_from(names).unwrap_or(-1),
-            i64::try_from(set).unwrap_or(-1),
-            i64::from(r.params.iter().any(|p| p.optional)),
-            i64::from(r.captures),
-            r.shadowed_by.map_or(-1, i64::from),
-        ]);
-    }
-    let mut out = String::with_capacity(routes.len() * 12 + 64);
+pub fn route_shapes(shapes: &RouteShapes) -> String {
+    let mut out = String::with_capacity(shapes.routes.len() * 12 + 64);
     out.push_str("{\"names\":");
-    push_list(&mut out, by_index(&name_lists), |out, list| {
-        push_list(out, list.iter(), |out, name| push_str(out, name));
+    push_list(&mut out, &shapes.name_lists, |out, list| {
+        push_list(out, list, |out, name| push_str(out, name));
     });
     out.push_str(",\"methods\":");
-    push_list(&mut out, by_index(&method_sets), |out, ids| {
-        push_ints(out, ids)
+    push_list(&mut out, &shapes.method_sets, |out, ids| {
+        push_list(out, ids, |out, &id| push_int(out, i64::from(id)));
     });
     out.push_str(",\"routes\":");
-    push_ints(&mut out, &numbers);
+    push_list(&mut out, &shapes.routes, |out, shape| {
+        push_int(out, i64::from(shape.names));
+        out.push(',');
+        push_int(out, i64::from(shape.methods));
+        out.push_str(if shape.optional { ",1," } else { ",0," });
+        push_int(out, i64::from(shape.captures));
+        out.push(',');
+        push_int(out, shape.shadowed_by.map_or(-1, i64::from));
+    });
     out.push('}');
     out
-}
-
-/// The keys of `map` in the order of their values (`0..map.len()`, as `route_shapes` numbered them).
-fn by_index<K>(map: &BTreeMap<K, usize>) -> Vec<&K> {
-    let mut keys: Vec<(&K, usize)> = map.iter().map(|(k, &i)| (k, i)).collect();
-    keys.sort_unstable_by_key(|&(_, i)| i);
-    keys.into_iter().map(|(k, _)| k).collect()
 }
 
 /// `[…]`: each item written by `each`, separated by commas.
@@ -199,11 +181,6 @@ fn push_list<T>(
         each(out, item);
     }
     out.push(']');
-}
-
-/// `[a,b,…]`.
-fn push_ints(out: &mut String, values: &[i64]) {
-    push_list(out, values.iter(), |out, &v| push_int(out, v));
 }
 
 /// The index of `method` in the router's methods, `-1` for none (never: every route's method is one).
@@ -390,14 +367,14 @@ mod tests {
         assert_eq!(methods, ["GET", "HEAD", "POST"]);
         // Route 4 is shadowed by route 1 (`/a/:x/:y?` takes every path `/a/:p/:q<int>` could).
         assert_eq!(
-            route_shapes(router.routes(), &methods),
+            route_shapes(&router.route_shapes()),
             concat!(
                 r#"{"names":[["id"],["x","y"],["n"],["*"],["p","q"]],"methods":[[0,1],[2],[0]],"#,
                 r#""routes":[0,0,0,0,-1,1,1,1,0,-1,2,2,0,2,-1,3,2,0,0,-1,4,1,0,0,1]}"#
             )
         );
         assert_eq!(
-            route_shapes(&[], &methods),
+            route_shapes(&RouteShapes::default()),
             r#"{"names":[],"methods":[],"routes":[]}"#
         );
         // One route's shape, as `insert` answers it.

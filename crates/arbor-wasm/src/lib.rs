@@ -140,7 +140,7 @@ impl Engine {
     /// What attaching values needs of every route, in one crossing (see [`json::route_shapes`]; the
     /// method ids index [`Engine::methods`]).
     pub fn route_shapes(&self) -> String {
-        json::route_shapes(self.router.routes(), self.router.methods())
+        json::route_shapes(&self.router.route_shapes())
     }
 
     /// One route's `RouteInfo`, or `undefined` for an unknown id.

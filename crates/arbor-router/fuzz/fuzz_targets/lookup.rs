@@ -1,5 +1,5 @@
 //! Fuzz target: arbitrary patterns inserted, arbitrary paths looked up (both orders), the router
-//! snapshotted and reloaded, and arbitrary bytes deserialized. Nothing may panic, and a reloaded
+//! snapshotted and reloaded (its metadata and shapes equal), and arbitrary bytes deserialized. Nothing may panic, and a reloaded
 //! router must answer exactly as the original, also after one more pattern is inserted into both (the
 //! reloaded router rebuilds its registration tree then: it must be the original's).
 #![no_main]
@@ -12,6 +12,8 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(router) = Router::deserialize(data) {
         let mut spans = Spans::new();
         let _ = router.find("GET", "/a/b", &mut spans);
+        // What the load checked decodes whole on first read: one route per stored shape.
+        assert_eq!(router.routes().len(), router.route_shapes().routes.len());
     }
     let Some((&selector, rest)) = data.split_first() else {
         return;
@@ -38,6 +40,11 @@ fuzz_target!(|data: &[u8]| {
     }
     let mut reloaded = Router::deserialize(&router.serialize()).ok();
     assert!(reloaded.is_some(), "a router's own snapshot must load");
+    assert_eq!(reloaded.as_ref().map(|r| r.routes()), Some(router.routes()));
+    assert_eq!(
+        reloaded.as_ref().map(|r| r.route_shapes().into_owned()),
+        Some(router.route_shapes().into_owned())
+    );
     if let (Some(late), Some(r)) = (late, reloaded.as_mut()) {
         let inserted = router.insert(&["GET", "POST"], late);
         assert_eq!(r.insert(&["GET", "POST"], late), inserted);

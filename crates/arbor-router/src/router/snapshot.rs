@@ -1,21 +1,26 @@
-//! Binary snapshot of a router (`route:cache`): the matcher sources, the metadata and the flattened
-//! tree (`flat.rs`), so a load skips parsing, conflict and shadowing checks, tree building and
-//! flattening. What only registration needs (the tree it builds, the conflict index) is not stored:
-//! the first insert into a loaded router rebuilds both from the patterns. Regexes are compiled on first use, not at load (a start that answers
-//! its first requests before every constrained route is asked for never compiles most of them; a
-//! source that does not compile, which only a forged snapshot can hold, matches nothing). Loading
-//! never panics: every count, index and string is checked.
+//! Binary snapshot of a router (`route:cache`): the matcher sources, the routes' shapes and metadata,
+//! and the flattened tree (`flat.rs`), so a load skips parsing, conflict and shadowing checks, tree
+//! building and flattening. What only registration needs (the tree it builds, the conflict index) is
+//! not stored: the first insert into a loaded router rebuilds both from the patterns. Regexes are
+//! compiled on first use, not at load (a start that answers its first requests before every
+//! constrained route is asked for never compiles most of them; a source that does not compile, which
+//! only a forged snapshot can hold, matches nothing). The routes' metadata is checked at load and
+//! decoded on first read (`RouteList`): serving reads only the shapes. Loading never panics: every
+//! count, index and string is checked.
 //!
 //! Layout (little-endian): magic `ARBORRT\0`, version `u16`, reserved `u16`, payload length `u32`,
-//! FNV-1a 64 checksum of the payload `u64`, then the payload.
+//! FNV-1a 64 checksum of the payload `u64`, then the payload: options, methods, matcher specs, shapes
+//! (`write_shapes`), the metadata section (length-prefixed records, `write_route`), the flat tree.
 
 use foldhash::HashMap;
 use std::sync::OnceLock;
 
+use super::route_list::RouteList;
 use super::{next_uid, Router};
 use crate::error::SnapshotError;
 use crate::metadata::{ConstraintKind, ParamInfo, ParamKind, PatternPiece, RouteInfo};
 use crate::route::MatcherSpec;
+use crate::shapes::{RouteShape, RouteShapes};
 use crate::tree::Tree;
 use crate::{Order, RouterOptions, NONE};
 
@@ -23,8 +28,9 @@ const MAGIC: &[u8; 8] = b"ARBORRT\0";
 mod flat;
 
 /// Format version written and read by this build (2: routes carry their pattern pieces; 3: the
-/// flattened tree follows the routes; 4: the checksum reads eight bytes a step).
-pub(crate) const VERSION: u16 = 5;
+/// flattened tree follows the routes; 4: the checksum reads eight bytes a step; 5: no registration
+/// tree; 6: the routes' shapes apart from their metadata, which a load checks but does not decode).
+pub(crate) const VERSION: u16 = 6;
 const HEADER: usize = 8 + 2 + 2 + 4 + 8;
 
 /// FNV-1a over little-endian 64-bit words (the last, short one zero-padded), then the length. A byte at
@@ -146,18 +152,43 @@ impl<'a> Reader<'a> {
     }
     #[inline]
     fn bytes(&mut self) -> Result<Vec<u8>, SnapshotError> {
+        Ok(self.take_counted()?.to_vec())
+    }
+    /// A length-prefixed run of bytes, borrowed from the payload.
+    #[inline]
+    fn take_counted(&mut self) -> Result<&'a [u8], SnapshotError> {
         let n = self.count(1)?;
-        Ok(self.take(n)?.to_vec())
+        self.take(n)
     }
     #[inline]
     fn str(&mut self) -> Result<String, SnapshotError> {
-        String::from_utf8(self.bytes()?).map_err(|_| corrupt("invalid UTF-8 string"))
+        let bytes = self.take_counted()?;
+        String::from_utf8(bytes.to_vec()).map_err(|_| corrupt("invalid UTF-8 string"))
+    }
+    /// A string of the route metadata: its bytes are checked at load only for their length (see
+    /// `check_metadata`), so a byte that is not UTF-8, which only a forged snapshot holds, reads as
+    /// U+FFFD instead of failing a decode that must not fail.
+    #[inline]
+    fn text(&mut self) -> Result<String, SnapshotError> {
+        Ok(String::from_utf8_lossy(self.take_counted()?).into_owned())
     }
     #[inline]
-    fn opt_str(&mut self) -> Result<Option<String>, SnapshotError> {
+    fn opt_text(&mut self) -> Result<Option<String>, SnapshotError> {
         match self.u8()? {
             0 => Ok(None),
-            1 => Ok(Some(self.str()?)),
+            1 => Ok(Some(self.text()?)),
+            _ => Err(corrupt("invalid option tag")),
+        }
+    }
+    #[inline]
+    fn skip_text(&mut self) -> Result<(), SnapshotError> {
+        self.take_counted().map(drop)
+    }
+    #[inline]
+    fn skip_opt_text(&mut self) -> Result<(), SnapshotError> {
+        match self.u8()? {
+            0 => Ok(()),
+            1 => self.skip_text(),
             _ => Err(corrupt("invalid option tag")),
         }
     }
@@ -217,32 +248,55 @@ fn write_payload(router: &Router, w: &mut Writer) {
             }
         }
     }
-    w.len(router.routes.len());
-    for r in &router.routes {
-        w.len(r.methods.len());
-        for m in &r.methods {
-            w.str(m);
-        }
-        w.str(&r.pattern);
-        w.str(&r.template);
-        w.len(r.params.len());
-        for p in &r.params {
-            w.str(&p.name);
-            w.u8(kind_tag(p.kind));
-            w.opt_str(p.shortcut.as_deref());
-            w.opt_str(p.regex.as_deref());
-            w.u8(u8::from(p.optional));
-        }
-        w.u32(r.captures);
-        w.opt_str(r.name.as_deref());
-        w.u32(r.shadowed_by.unwrap_or(NONE));
-        w.u8(u8::from(r.is_static));
-        w.len(r.pieces.len());
-        for piece in &r.pieces {
-            write_piece(w, piece);
+    write_shapes(w, &router.route_shapes());
+    let mut metadata = Writer::default();
+    for r in router.routes() {
+        write_route(&mut metadata, r);
+    }
+    w.bytes(&metadata.0);
+    flat::write(router.flat(), w);
+}
+
+/// The shapes section: the name lists, the method sets, then five fields per route.
+fn write_shapes(w: &mut Writer, shapes: &RouteShapes) {
+    w.len(shapes.name_lists.len());
+    for names in &shapes.name_lists {
+        w.len(names.len());
+        for name in names {
+            w.str(name);
         }
     }
-    flat::write(router.flat(), w);
+    w.len(shapes.method_sets.len());
+    for set in &shapes.method_sets {
+        w.u32s(set);
+    }
+    w.len(shapes.routes.len());
+    for shape in &shapes.routes {
+        w.u32(shape.names);
+        w.u32(shape.methods);
+        w.u8(u8::from(shape.optional));
+        w.u32(shape.captures);
+        w.u32(shape.shadowed_by.unwrap_or(NONE));
+    }
+}
+
+/// One record of the metadata section (read by `read_route`, checked by `check_route`): what the shapes
+/// section does not hold already (methods, parameter names, captures and shadowing are read from there).
+fn write_route(w: &mut Writer, r: &RouteInfo) {
+    w.str(&r.pattern);
+    w.str(&r.template);
+    for p in &r.params {
+        w.u8(kind_tag(p.kind));
+        w.opt_str(p.shortcut.as_deref());
+        w.opt_str(p.regex.as_deref());
+        w.u8(u8::from(p.optional));
+    }
+    w.opt_str(r.name.as_deref());
+    w.u8(u8::from(r.is_static));
+    w.len(r.pieces.len());
+    for piece in &r.pieces {
+        write_piece(w, piece);
+    }
 }
 
 fn write_piece(w: &mut Writer, piece: &PatternPiece) {
@@ -283,28 +337,217 @@ fn write_piece(w: &mut Writer, piece: &PatternPiece) {
 
 fn read_piece(r: &mut Reader<'_>) -> Result<PatternPiece, SnapshotError> {
     Ok(match r.u8()? {
-        0 => PatternPiece::Text(r.str()?),
+        0 => PatternPiece::Text(r.text()?),
         1 => PatternPiece::Param {
-            name: r.str()?,
-            constraint: match r.u8()? {
-                0 => ConstraintKind::None,
-                1 => ConstraintKind::Shortcut,
-                2 => ConstraintKind::Regex,
-                _ => return Err(corrupt("invalid constraint kind")),
-            },
-            shortcut: r.opt_str()?,
-            regex: r.opt_str()?,
+            name: r.text()?,
+            constraint: constraint_kind(r.u8()?)?,
+            shortcut: r.opt_text()?,
+            regex: r.opt_text()?,
             optional: r.bool()?,
         },
         2 => PatternPiece::Wildcard,
         3 => {
-            let source = r.str()?;
+            let source = r.text()?;
             let n = r.count(1)?;
-            let captures = (0..n).map(|_| r.opt_str()).collect::<Result<Vec<_>, _>>()?;
+            let captures = (0..n)
+                .map(|_| r.opt_text())
+                .collect::<Result<Vec<_>, _>>()?;
             PatternPiece::Regex { source, captures }
         }
         _ => return Err(corrupt("invalid piece tag")),
     })
+}
+
+/// The shapes section (`write_shapes`), every index checked: name lists, method sets (of the router's
+/// `n_methods`), then each route's.
+fn read_shapes(r: &mut Reader<'_>, n_methods: usize) -> Result<RouteShapes, SnapshotError> {
+    let n = r.count(4)?;
+    let mut name_lists = Vec::with_capacity(n);
+    for _ in 0..n {
+        let names = r.count(4)?;
+        name_lists.push((0..names).map(|_| r.str()).collect::<Result<Vec<_>, _>>()?);
+    }
+    let n = r.count(4)?;
+    let mut method_sets = Vec::with_capacity(n);
+    for _ in 0..n {
+        let set = r.u32s()?;
+        if set.iter().any(|&m| m as usize >= n_methods) {
+            return Err(corrupt("method id out of range"));
+        }
+        method_sets.push(set);
+    }
+    let n = r.count(17)?;
+    let mut routes = Vec::with_capacity(n);
+    for _ in 0..n {
+        let shape = RouteShape {
+            names: r.u32()?,
+            methods: r.u32()?,
+            optional: r.bool()?,
+            captures: r.u32()?,
+            shadowed_by: match r.u32()? {
+                NONE => None,
+                s => Some(s),
+            },
+        };
+        if shape.names as usize >= name_lists.len()
+            || shape.methods as usize >= method_sets.len()
+            || shape.shadowed_by.is_some_and(|s| s as usize >= n)
+        {
+            return Err(corrupt("route shape index out of range"));
+        }
+        routes.push(shape);
+    }
+    Ok(RouteShapes {
+        name_lists,
+        method_sets,
+        routes,
+    })
+}
+
+/// Checks every record of the metadata section as `read_route` will read it, without building
+/// anything: a load only reads the shapes, and the records are decoded when something asks
+/// (`decode_metadata`), which then cannot fail.
+fn check_metadata(bytes: &[u8], shapes: &RouteShapes) -> Result<(), SnapshotError> {
+    let r = &mut Reader { bytes, pos: 0 };
+    for shape in &shapes.routes {
+        r.skip_text()?; // pattern
+        r.skip_text()?; // template
+        let names = shapes
+            .name_lists
+            .get(shape.names as usize)
+            .map_or(0, Vec::len);
+        let mut optional = false;
+        for _ in 0..names {
+            param_kind(r.u8()?)?;
+            r.skip_opt_text()?; // shortcut
+            r.skip_opt_text()?; // regex
+            optional |= r.bool()?;
+        }
+        if optional != shape.optional {
+            return Err(corrupt("optional flag differs from the route's parameters"));
+        }
+        r.skip_opt_text()?; // name
+        r.bool()?; // is_static
+        for _ in 0..r.count(1)? {
+            check_piece(r)?;
+        }
+    }
+    if r.pos != bytes.len() {
+        return Err(corrupt("trailing bytes after the route metadata"));
+    }
+    Ok(())
+}
+
+/// Reads what `check_metadata` checked: every route's `RouteInfo`, its methods, parameter names,
+/// captures and shadowing from `shapes` (method ids indexing `methods`).
+pub(super) fn decode_metadata(
+    bytes: &[u8],
+    shapes: &RouteShapes,
+    methods: &[String],
+) -> Vec<RouteInfo> {
+    let r = &mut Reader { bytes, pos: 0 };
+    let mut routes = Vec::with_capacity(shapes.routes.len());
+    for (id, shape) in shapes.routes.iter().enumerate() {
+        // Checked at load: a record that does not read (never) ends the list.
+        match read_route(r, id, shape, shapes, methods) {
+            Ok(route) => routes.push(route),
+            Err(_) => break,
+        }
+    }
+    routes
+}
+
+fn read_route(
+    r: &mut Reader<'_>,
+    id: usize,
+    shape: &RouteShape,
+    shapes: &RouteShapes,
+    methods: &[String],
+) -> Result<RouteInfo, SnapshotError> {
+    let pattern = r.text()?;
+    let template = r.text()?;
+    let names = shapes
+        .name_lists
+        .get(shape.names as usize)
+        .map_or(&[][..], Vec::as_slice);
+    let mut params = Vec::with_capacity(names.len());
+    for name in names {
+        params.push(ParamInfo {
+            name: name.clone(),
+            kind: param_kind(r.u8()?)?,
+            shortcut: r.opt_text()?,
+            regex: r.opt_text()?,
+            optional: r.bool()?,
+        });
+    }
+    let name = r.opt_text()?;
+    let is_static = r.bool()?;
+    let n_pieces = r.count(1)?;
+    let pieces = (0..n_pieces)
+        .map(|_| read_piece(r))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(RouteInfo {
+        id: u32::try_from(id).map_err(|_| corrupt("too many routes"))?,
+        methods: shapes
+            .method_sets
+            .get(shape.methods as usize)
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
+            .filter_map(|&m| methods.get(m as usize).cloned())
+            .collect(),
+        pattern,
+        template,
+        params,
+        captures: shape.captures,
+        name,
+        shadowed_by: shape.shadowed_by,
+        is_static,
+        pieces,
+    })
+}
+
+fn param_kind(tag: u8) -> Result<ParamKind, SnapshotError> {
+    match tag {
+        0 => Ok(ParamKind::Param),
+        1 => Ok(ParamKind::Optional),
+        2 => Ok(ParamKind::Wildcard),
+        3 => Ok(ParamKind::RegexGroup),
+        _ => Err(corrupt("invalid parameter kind")),
+    }
+}
+
+fn constraint_kind(tag: u8) -> Result<ConstraintKind, SnapshotError> {
+    match tag {
+        0 => Ok(ConstraintKind::None),
+        1 => Ok(ConstraintKind::Shortcut),
+        2 => Ok(ConstraintKind::Regex),
+        _ => Err(corrupt("invalid constraint kind")),
+    }
+}
+
+/// `read_piece`'s reads, checked and dropped.
+fn check_piece(r: &mut Reader<'_>) -> Result<(), SnapshotError> {
+    match r.u8()? {
+        0 => {
+            r.skip_text()?;
+        }
+        1 => {
+            r.skip_text()?;
+            constraint_kind(r.u8()?)?;
+            r.skip_opt_text()?;
+            r.skip_opt_text()?;
+            r.bool()?;
+        }
+        2 => {}
+        3 => {
+            r.skip_text()?;
+            for _ in 0..r.count(1)? {
+                r.skip_opt_text()?;
+            }
+        }
+        _ => return Err(corrupt("invalid piece tag")),
+    }
+    Ok(())
 }
 
 fn read_payload(r: &mut Reader<'_>) -> Result<Router, SnapshotError> {
@@ -335,55 +578,10 @@ fn read_payload(r: &mut Reader<'_>) -> Result<Router, SnapshotError> {
         });
     }
 
-    let n = r.count(20)?;
-    let mut routes = Vec::with_capacity(n);
-    for id in 0..n {
-        let m = r.count(4)?;
-        let route_methods = (0..m).map(|_| r.str()).collect::<Result<Vec<_>, _>>()?;
-        let pattern = r.str()?;
-        let template = r.str()?;
-        let p = r.count(8)?;
-        let mut params = Vec::with_capacity(p);
-        for _ in 0..p {
-            params.push(ParamInfo {
-                name: r.str()?,
-                kind: match r.u8()? {
-                    0 => ParamKind::Param,
-                    1 => ParamKind::Optional,
-                    2 => ParamKind::Wildcard,
-                    3 => ParamKind::RegexGroup,
-                    _ => return Err(corrupt("invalid parameter kind")),
-                },
-                shortcut: r.opt_str()?,
-                regex: r.opt_str()?,
-                optional: r.bool()?,
-            });
-        }
-        let captures = r.u32()?;
-        let name = r.opt_str()?;
-        let shadowed_by = match r.u32()? {
-            NONE => None,
-            s => Some(s),
-        };
-        let is_static = r.bool()?;
-        let n_pieces = r.count(1)?;
-        let pieces = (0..n_pieces)
-            .map(|_| read_piece(r))
-            .collect::<Result<Vec<_>, _>>()?;
-        routes.push(RouteInfo {
-            id: u32::try_from(id).map_err(|_| corrupt("too many routes"))?,
-            methods: route_methods,
-            pattern,
-            template,
-            params,
-            captures,
-            name,
-            shadowed_by,
-            is_static,
-            pieces,
-        });
-    }
-    let flat = flat::read(r, &routes, specs.len(), methods.len())?;
+    let shapes = read_shapes(r, methods.len())?;
+    let metadata = r.take_counted()?;
+    check_metadata(metadata, &shapes)?;
+    let flat = flat::read(r, &shapes, specs.len(), methods.len())?;
     if r.pos != r.bytes.len() {
         return Err(corrupt("trailing bytes after the payload"));
     }
@@ -405,8 +603,8 @@ fn read_payload(r: &mut Reader<'_>) -> Result<Router, SnapshotError> {
             trailing_slash,
         },
         uid: next_uid(),
+        routes: RouteList::encoded(metadata.into(), shapes, methods.clone()),
         methods,
-        routes,
         index: None,
         specs,
         matchers,

@@ -9,9 +9,10 @@
 //! layout fits its route, and that the static table has a free slot (its probe stops there).
 
 use crate::route::ABSENT;
+use crate::shapes::RouteShapes;
 use crate::statics::{Entry, Statics, EMPTY};
 use crate::tree::{Flat, FlatNode, KIND_TAIL_RUN};
-use crate::{RouteInfo, MAX_VALUES, NONE};
+use crate::{MAX_VALUES, NONE};
 
 use super::{corrupt, Reader, Writer};
 use crate::SnapshotError;
@@ -82,7 +83,7 @@ pub(super) fn write(flat: &Flat, w: &mut Writer) {
 
 pub(super) fn read(
     r: &mut Reader<'_>,
-    routes: &[RouteInfo],
+    shapes: &RouteShapes,
     n_matchers: usize,
     n_methods: usize,
 ) -> Result<Flat, SnapshotError> {
@@ -167,14 +168,14 @@ pub(super) fn read(
         // Built from these nodes once the matchers are known (`Router::with_segments`).
         segments: None,
     };
-    validate(&flat, routes, n_matchers, n_methods)?;
+    validate(&flat, shapes, n_matchers, n_methods)?;
     Ok(flat)
 }
 
 /// The checks of the module comment.
 fn validate(
     flat: &Flat,
-    routes: &[RouteInfo],
+    shapes: &RouteShapes,
     n_matchers: usize,
     n_methods: usize,
 ) -> Result<(), SnapshotError> {
@@ -232,8 +233,8 @@ fn validate(
             return Err(corrupt("flat tree: node fields"));
         }
         if node.leaf_route != NONE {
-            let route = routes
-                .get(node.leaf_route as usize)
+            let values = shapes
+                .values(node.leaf_route as usize)
                 .ok_or_else(|| corrupt("flat tree: leaf route out of range"))?;
             let layout = flat
                 .layouts
@@ -242,7 +243,6 @@ fn validate(
                         ..node.layout_start as usize + node.layout_len as usize,
                 )
                 .unwrap_or_default();
-            let values = route.params.len() + route.captures as usize;
             if layout.len() != values
                 || values > MAX_VALUES
                 || layout
@@ -267,7 +267,7 @@ fn validate(
             || statics
                 .slots
                 .iter()
-                .any(|e| e.meta != EMPTY && e.route as usize >= routes.len())
+                .any(|e| e.meta != EMPTY && e.route as usize >= shapes.routes.len())
         {
             return Err(corrupt("static table"));
         }
