@@ -47,6 +47,10 @@ pub struct Router {
     uid: u64,
     methods: Vec<String>,
     routes: RouteList,
+    /// Route names → ids, for `set_name`'s uniqueness check (a scan of every route per name made
+    /// naming 10,000 routes quadratic). `None` after a snapshot load, until the first `set_name` builds
+    /// it from the routes.
+    names: Option<HashMap<String, RouteId>>,
     /// Conflict and shadowing index of the registered routes. Rebuilt from the patterns on the first
     /// insert after a snapshot load (`None` until then), with `tree`.
     index: Option<Index>,
@@ -67,6 +71,7 @@ impl Clone for Router {
             uid: next_uid(),
             methods: self.methods.clone(),
             routes: self.routes.clone(),
+            names: self.names.clone(),
             index: self.index.clone(),
             specs: self.specs.clone(),
             matchers: self.matchers.clone(),
@@ -91,6 +96,7 @@ impl Router {
             uid: next_uid(),
             methods: Vec::new(),
             routes: RouteList::default(),
+            names: Some(HashMap::default()),
             index: Some(Index::default()),
             specs: Vec::new(),
             matchers: Vec::new(),
@@ -329,15 +335,18 @@ impl Router {
     /// assert_eq!(router.routes()[0].name.as_deref(), Some("home"));
     /// ```
     pub fn set_name(&mut self, id: RouteId, name: &str) -> Result<(), InsertError> {
-        if let Some(other) = self
-            .routes
-            .all()
-            .iter()
-            .find(|r| r.id != id && r.name.as_deref() == Some(name))
-        {
+        let routes = &self.routes;
+        let names = self.names.get_or_insert_with(|| {
+            routes
+                .all()
+                .iter()
+                .filter_map(|r| Some((r.name.clone()?, r.id)))
+                .collect()
+        });
+        if let Some(&other) = names.get(name).filter(|&&other| other != id) {
             return Err(InsertError::DuplicateName {
                 name: name.to_owned(),
-                with: other.id,
+                with: other,
             });
         }
         let route = self
@@ -345,7 +354,10 @@ impl Router {
             .to_mut()
             .get_mut(id as usize)
             .ok_or(InsertError::UnknownRoute { id })?;
-        route.name = Some(name.to_owned());
+        if let Some(previous) = route.name.replace(name.to_owned()) {
+            names.remove(&previous);
+        }
+        names.insert(name.to_owned(), id);
         Ok(())
     }
 

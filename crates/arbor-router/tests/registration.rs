@@ -271,6 +271,23 @@ fn names_are_unique() {
         (err.code(), err.to_string()),
         ("UNKNOWN_ROUTE", "unknown route id 9".to_owned())
     );
+    // A renamed route frees its old name, and the new one is taken.
+    router.set_name(a, "first").unwrap();
+    router.set_name(b, "a").unwrap();
+    assert_eq!(router.routes()[a as usize].name.as_deref(), Some("first"));
+    assert_eq!(router.routes()[b as usize].name.as_deref(), Some("a"));
+    assert_eq!(
+        router.set_name(a, "a").unwrap_err().code(),
+        "DUPLICATE_NAME"
+    );
+    // A loaded router knows the names the snapshot holds.
+    let mut loaded = Router::deserialize(&router.serialize()).unwrap();
+    assert_eq!(
+        loaded.set_name(b, "first").unwrap_err().code(),
+        "DUPLICATE_NAME"
+    );
+    loaded.set_name(b, "second").unwrap();
+    loaded.set_name(a, "a").unwrap();
 }
 
 #[test]

@@ -604,6 +604,7 @@ fn read_payload(r: &mut Reader<'_>) -> Result<Router, SnapshotError> {
         },
         uid: next_uid(),
         routes: RouteList::encoded(metadata.into(), shapes, methods.clone()),
+        names: None,
         methods,
         index: None,
         specs,
