@@ -2,7 +2,7 @@
 // `npm pack` and `npm publish` run this first (package.json `prepack`): it makes dist/ complete, then checks
 // that dist/ holds every file package.json promises, so a tarball without its build cannot be made.
 //
-// 1. Build (`node scripts/bootstrap.mjs build`: the wasm engine when stale, then tsc) unless dist/ is
+// 1. Build (`node scripts/bootstrap.mjs build`: the wasm engine when stale, then tsc and the bundles) unless dist/ is
 //    already newer than every input: inside `npm test` the build has just run, and rewriting dist/ while
 //    other tests read it would race them.
 // 2. Remove outputs whose source is gone (they would be packed by the `files` globs), and the
@@ -32,6 +32,8 @@ const log = (message) => console.error(`[arbor] prepack: ${message}`);
 const DIST_SRC = join(root, 'dist', 'ts', 'src');
 const WASM_PKG = join('engine', 'wasm-pkg');
 const SWAGGER_COPY = join('openapi', 'swagger-ui-dist');
+// The bundles the package runs (scripts/bundle.mjs): no TypeScript source of their own.
+const BUNDLE = 'bundle';
 // The bundle's header names its .LICENSE.txt for the licences of the libraries bundled into it.
 const SWAGGER_FILES = [
   'swagger-ui-bundle.js',
@@ -74,6 +76,8 @@ function staleReason() {
     const output = join(root, 'dist', relative(root, source)).replace(/\.ts$/, '.js');
     if (mtime(output) < Math.max(mtime(source), config))
       return `${relative(root, output)} is missing or stale`;
+    if (mtime(join(DIST_SRC, BUNDLE, 'index.js')) < Math.max(mtime(source), config))
+      return 'the bundles are missing or stale';
   }
   return null;
 }
@@ -97,7 +101,7 @@ function tidyOutputs() {
     const rel = relative(DIST_SRC, output);
     if (rel.startsWith(WASM_PKG) || rel.startsWith(SWAGGER_COPY)) continue;
     const source = join(root, 'ts', 'src', rel.replace(/(\.d\.ts|\.js|\.js\.map)$/, '.ts'));
-    if (!existsSync(source)) {
+    if (!existsSync(source) && !rel.startsWith(BUNDLE)) {
       log(`removing ${relative(root, output)} (its source is gone)`);
       rmSync(output);
     } else if (output.endsWith('.js')) {

@@ -1,5 +1,5 @@
 // The project's tasks, run by scripts/bootstrap.mjs on Node 24 after the npm dependencies are in place.
-//   build       wasm engine (when stale) + TypeScript → dist/
+//   build       wasm engine (when stale) + TypeScript → dist/, bundled (scripts/bundle.mjs)
 //   start       build, then serve the reference applications on PORT (default 3000)
 //   test        every gate: cargo fmt, clippy, cargo test, tsc, biome, vitest (unit + end-to-end)
 //   bench       router benchmarks on Node 24 and 26, then Node 22 beside them (--only <line>: one line), then the report
@@ -10,6 +10,7 @@ import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildWasm } from './build-wasm.mjs';
+import { bundle } from './bundle.mjs';
 import { capture, log, run } from './run.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -23,7 +24,10 @@ function buildTypeScript() {
   rmSync(to, { recursive: true, force: true });
   mkdirSync(to, { recursive: true });
   cpSync(join(root, 'ts', 'src', 'engine', 'wasm-pkg'), to, { recursive: true });
-  log(`typescript: compiled to dist/ in ${(ms / 1000).toFixed(1)} s`);
+  const bundled = bundle(root);
+  log(
+    `typescript: compiled to dist/ in ${(ms / 1000).toFixed(1)} s, bundled in ${(bundled / 1000).toFixed(1)} s`,
+  );
 }
 
 function build() {

@@ -26,7 +26,7 @@ const { values: args } = parseArgs({
 const fromDist = process.env.ARBOR_BENCH_FROM === 'dist';
 const { Application } = (
   fromDist
-    ? await import(new URL('../../dist/ts/src/app/index.js', import.meta.url).href)
+    ? await import(new URL('../../dist/ts/src/bundle/index.js', import.meta.url).href)
     : await import('../../ts/src/app/index.js')
 ) as AppModule;
 const quiet = { debug() {}, info() {}, warn() {}, error: console.error };

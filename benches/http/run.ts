@@ -119,7 +119,7 @@ function newestMtime(dir: string): number {
 function arborFrom(choice: string | undefined): 'dist' | 'src' {
   if (choice === 'dist' || choice === 'src') return choice;
   if (choice !== 'auto') throw new Error('--arbor-from must be auto, dist or src');
-  const entry = join(root, 'dist', 'ts', 'src', 'app', 'index.js');
+  const entry = join(root, 'dist', 'ts', 'src', 'bundle', 'index.js');
   if (!existsSync(entry)) return 'src';
   return statSync(entry).mtimeMs >= newestMtime(join(root, 'ts', 'src')) - 1000 ? 'dist' : 'src';
 }

@@ -6,7 +6,6 @@
  * a custom regex, several parameters in one segment), 1 with an optional parameter or a wildcard tail.
  * Every other route carries an annotation block and a name, as a documented API would.
  */
-import { join } from 'node:path';
 
 export interface Probe {
   method: string;
@@ -58,9 +57,10 @@ function annotation(i: number, path: string): string {
   ].join('\n');
 }
 
-/** The application module's source and the requests the benchmark sends (one per kind of route). */
-export function applicationSource(root: string, routes: number): { source: string; probes: Probe[] } {
-  const framework = join(root, 'dist', 'ts', 'src', 'app', 'index.js');
+/** The application module's source, importing the framework from `framework` (a file: the package's
+ * bundle for the timed starts, the compiled modules for the instrumented ones), and the requests the
+ * benchmark sends (one per kind of route). */
+export function applicationSource(framework: string, routes: number): { source: string; probes: Probe[] } {
   const lines = [
     `import { Application } from ${JSON.stringify(framework)};`,
     '',

@@ -88,7 +88,9 @@ function renderPhases({ phases }: StartupResult): string {
   return `## Where the time goes
 
 CPU milliseconds per phase (medians of ${runs} more starts per mode, instrumented by \`benches/startup/phases.ts\`;
-the wrapping costs a little, so the total is a bit above the timed starts' CPU time). CPU time rather than
+the wrapping costs a little, so the total is a bit above the timed starts' CPU time). They load the framework
+as its compiled modules, whose internals they wrap, not as the package's bundle: their framework import costs
+more than the timed starts'. CPU time rather than
 wall time: it is what a phase costs whatever else the machine is running. It is the whole process's CPU, so
 a phase also carries what V8's background threads did meanwhile (optimising hot code): a phase can cost
 more CPU than the wall time it takes.

@@ -12,7 +12,7 @@ export const ROOT = resolve(import.meta.dirname, '../..');
 const SRC = join(ROOT, 'ts', 'src');
 const NODE = process.execPath;
 const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs');
-export const COMPILED_CLI = join(ROOT, 'dist', 'ts', 'src', 'cli', 'main.js');
+export const COMPILED_CLI = join(ROOT, 'dist', 'ts', 'src', 'bundle', 'cli.js');
 
 export interface Run {
   code: number;

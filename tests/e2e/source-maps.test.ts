@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { assertPresent, skipWhenMissing, titled } from '../support/prerequisites.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const DIST = join(ROOT, 'dist', 'ts', 'src', 'index.js');
+const DIST = join(ROOT, 'dist', 'ts', 'src', 'bundle', 'index.js');
 const SOURCES = join(ROOT, 'ts', 'src', 'index.ts');
 const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'arbor-source-maps-'));

@@ -16,7 +16,7 @@ type ReferenceModule = typeof import('../../../tests/support/reference-engine/in
 const fromDist = process.env.ARBOR_BENCH_FROM === 'dist';
 const dist = (path: string) => new URL(`../../../dist/${path}`, import.meta.url).href;
 const { Application, consoleLogger } = (
-  fromDist ? await import(dist('ts/src/app/index.js')) : await import('../../../ts/src/app/index.js')
+  fromDist ? await import(dist('ts/src/bundle/index.js')) : await import('../../../ts/src/app/index.js')
 ) as AppModule;
 const { createReferenceEngine } = (
   fromDist

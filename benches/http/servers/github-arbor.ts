@@ -9,7 +9,7 @@ type ReferenceModule = typeof import('../../../tests/support/reference-engine/in
 const fromDist = process.env.ARBOR_BENCH_FROM === 'dist';
 const dist = (path: string) => new URL(`../../../dist/${path}`, import.meta.url).href;
 const { Application, consoleLogger } = (
-  fromDist ? await import(dist('ts/src/app/index.js')) : await import('../../../ts/src/app/index.js')
+  fromDist ? await import(dist('ts/src/bundle/index.js')) : await import('../../../ts/src/app/index.js')
 ) as AppModule;
 // `--arbor-engine reference` (env ARBOR_BENCH_ENGINE), as in arbor.ts: the TypeScript reference engine,
 // to tell the engine's share of a request from the rest of the serving path.

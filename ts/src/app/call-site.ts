@@ -21,7 +21,8 @@ export interface CallSite {
   line: number;
 }
 
-/** `ts/src` (or `dist/ts/src` when compiled): frames under it are Arbor's, not the user's. */
+/** `ts/src` (or `dist/ts/src` when compiled, the bundles included: they sit one directory below it, as
+ * this module does): frames under it are Arbor's, not the user's. */
 const OWN_ROOT = dirname(dirname(fileURLToPath(import.meta.url))) + sep;
 
 /** The roots of Arbor's frames: where it runs, and, when compiled, the sources its source maps point to

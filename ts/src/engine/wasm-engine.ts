@@ -61,7 +61,9 @@ declare global {
 // optimising one only after a budget of work. `v8-tiering.ts` sets the few flags that make the lookup tier
 // up sooner, only those the running V8 knows, before the module is loaded.
 applyTieringFlags();
-const bindings = createRequire(import.meta.url)('./wasm-pkg/arbor_wasm.js') as WasmBindings;
+// Through `../engine/`, not `./`: the package runs this module bundled one directory beside `engine/`
+// (scripts/bundle.mjs), and the path must hold from both places.
+const bindings = createRequire(import.meta.url)('../engine/wasm-pkg/arbor_wasm.js') as WasmBindings;
 const memory = bindings.wasm_memory();
 
 /** Up to this length a `charCodeAt` loop beats the native write (docs/PERFORMANCE.md, "The crossing"). */

@@ -21,8 +21,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { escapeHtml } from './html.js';
 
-/** The copy `npm pack` puts beside the compiled module (absent from the sources). */
-export const VENDORED_DIR = join(dirname(fileURLToPath(import.meta.url)), 'swagger-ui-dist');
+/** The copy `npm pack` puts beside the compiled module (absent from the sources). Reached through
+ * `../openapi/`: the package runs this module bundled one directory beside `openapi/` (scripts/bundle.mjs). */
+export const VENDORED_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'openapi', 'swagger-ui-dist');
 
 let resolvedDir: string | undefined;
 

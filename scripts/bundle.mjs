@@ -1,0 +1,41 @@
+// The package's runtime as users load it: three bundles in dist/ts/src/bundle/ (the index, the Redis store
+// and the CLI), the code they share in chunks beside them, built by esbuild from tsc's output. Loading the
+// framework as its ~57 compiled modules cost a start ~25 ms more than one bundle (resolving, reading and
+// compiling each file; docs/PERFORMANCE.md, "Start-up from the route cache").
+//
+// The bundles sit one directory below dist/ts/src, at the depth of every compiled module, so the paths the
+// code builds from its own URL (`../engine/wasm-pkg/`, `../openapi/swagger-ui-dist/`, the root of Arbor's
+// own stack frames) are the same in the sources, the compiled modules and the bundles. npm packages stay
+// imports (`packages: 'external'`): the bundles hold Arbor's code only.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildSync } from 'esbuild';
+
+/** Bundles dist/ts/src (tsc's output) into dist/ts/src/bundle/; returns the milliseconds it took. */
+export function bundle(root) {
+  const started = Date.now();
+  const src = join(root, 'dist', 'ts', 'src');
+  const out = join(src, 'bundle');
+  rmSync(out, { recursive: true, force: true });
+  buildSync({
+    entryPoints: {
+      index: join(src, 'index.js'),
+      'redis-store': join(src, 'stores', 'redis-store.js'),
+      cli: join(src, 'cli', 'main.js'),
+    },
+    outdir: out,
+    bundle: true,
+    // One copy of every module across the three entries: the CLI and the app it loads share one registry.
+    splitting: true,
+    chunkNames: '[name]-[hash]',
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    packages: 'external',
+    // Maps through tsc's maps to ts/src, for `--enable-source-maps` (prepack drops the link from the
+    // package, which ships no sources).
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+  return Date.now() - started;
+}
