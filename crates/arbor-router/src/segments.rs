@@ -297,7 +297,8 @@ impl Segments {
             text: Vec::new(),
             checks: Vec::new(),
             check_of_matcher: HashMap::default(),
-            index: HashMap::default(),
+            // About one static child per flat node: sized once instead of rehashed as it grows.
+            index: HashMap::with_capacity_and_hasher(flat.nodes.len(), Default::default()),
             hasher: FixedState::default(),
         };
         let mut roots = Vec::with_capacity(flat.roots.len());
