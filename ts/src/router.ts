@@ -137,7 +137,10 @@ export class Router<T> {
     const shapes = snapshots.shapes();
     if (shapes.length !== values.length)
       throw new RangeError(`the snapshot holds ${shapes.length} routes, ${values.length} values were given`);
-    for (const shape of shapes) this.#remember(shape, values[shape.id] as T);
+    // The shapes share their parameter-name lists (one array per distinct list): each list's shape index
+    // is worked out once, not once per route.
+    const byList = new Map<readonly string[], number>();
+    for (const shape of shapes) this.#remember(shape, values[shape.id] as T, byList);
     return shapes;
   }
 
@@ -159,11 +162,15 @@ export class Router<T> {
     return shape;
   }
 
-  #remember(shape: RouteShape, value: T): void {
+  #remember(shape: RouteShape, value: T, byList?: Map<readonly string[], number>): void {
     const { id, names, captures, hasOptional } = shape;
     const fixed = names.length === 0 && captures === 0 ? fixedMatch(value, id) : null;
     const index =
-      fixed !== null ? FIXED_SHAPE : hasOptional || captures > 0 ? OWN_SHAPE : this.#shapeOf(names);
+      fixed !== null
+        ? FIXED_SHAPE
+        : hasOptional || captures > 0
+          ? OWN_SHAPE
+          : (byList?.get(names) ?? this.#shapeOf(names, byList));
     const table = this.#table;
     table.entries[id] = {
       value,
@@ -182,15 +189,18 @@ export class Router<T> {
   }
 
   /** The shape index of a parameter-name list, or {@link OWN_SHAPE} past {@link MAX_SWITCH_SHAPES}. */
-  #shapeOf(names: readonly string[]): number {
+  #shapeOf(names: readonly string[], byList?: Map<readonly string[], number>): number {
     const key = names.join('\u0000');
     let index = this.#shapeIndex.get(key);
     if (index === undefined) {
-      if (this.#shapes.length >= MAX_SWITCH_SHAPES) return OWN_SHAPE;
-      index = this.#shapes.length;
-      this.#shapes.push(names);
-      this.#shapeIndex.set(key, index);
+      if (this.#shapes.length >= MAX_SWITCH_SHAPES) index = OWN_SHAPE;
+      else {
+        index = this.#shapes.length;
+        this.#shapes.push(names);
+        this.#shapeIndex.set(key, index);
+      }
     }
+    byList?.set(names, index);
     return index;
   }
 
