@@ -1,5 +1,5 @@
 /** Groups, resources, names and URL generation, bindings, handler forms, the route table. */
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { firstForeignFrame } from '../../ts/src/app/call-site.js';
 import {
   Application,
@@ -157,6 +157,22 @@ describe('names and route()', () => {
       expect(error).toBeInstanceOf(RouteError);
       expect((error as RouteError).code).toBe(code);
     }
+  });
+
+  test("route() reads its own route's metadata, not every route's", () => {
+    const a = build();
+    const router = a.router;
+    const every = vi.spyOn(router, 'routes');
+    const one = vi.spyOn(router, 'route');
+    expect(a.route('tasks.show', { id: 1 })).toBe('/tasks/1');
+    expect(a.route('tasks.show', { id: 2 })).toBe('/tasks/2');
+    expect(every).not.toHaveBeenCalled();
+    expect(one).toHaveBeenCalledTimes(1); // read once, then kept
+    // A route registered later is read afresh, and so are the others (a registration resets what was kept).
+    a.get('/late/:n', (_q, r) => r).name('late');
+    expect(a.route('late', { n: 3 })).toBe('/late/3');
+    expect(a.route('tasks.show', { id: 4 })).toBe('/tasks/4');
+    expect(one).toHaveBeenCalledTimes(3);
   });
 
   test('a name used twice is a DUPLICATE_NAME error', () => {

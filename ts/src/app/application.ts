@@ -173,7 +173,7 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
   route(name: string, params?: UrlParams): string {
     const route = this.#table.named(name);
     if (route === undefined) throw new RouteError('UNKNOWN_ROUTE', `no route is named "${name}"`);
-    return generateUrl(route.pattern, this.#table.infos()[route.id], params);
+    return generateUrl(route.pattern, this.#table.info(route.id), params);
   }
 
   /** Every route with its metadata, middleware names, handler and call site (for the exporter and CLI). */

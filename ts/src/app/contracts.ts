@@ -46,7 +46,7 @@ export class RouteContracts {
   compile(route: Route): RouteValidation | null {
     const options = this.#options(route);
     if (options === null) return null;
-    const info = this.#table.infos()[route.id];
+    const info = this.#table.info(route.id);
     if (info === undefined) return null;
     this.#annotations ??=
       this.#table.cachedAnnotations() ??

@@ -74,6 +74,8 @@ export class RouteTable {
   /** What the route cache expects to be registered; `undefined` until the first deferred registration. */
   #expectedRoutes: ExpectedRoutes | null | undefined;
   #infos: RouteInfo[] | null = null;
+  /** Routes' metadata read one at a time ({@link info}), by id. */
+  readonly #infoById: RouteInfo[] = [];
   #validationSet = false;
 
   constructor(options: RouteTableOptions) {
@@ -117,6 +119,21 @@ export class RouteTable {
   infos(): RouteInfo[] {
     this.#infos ??= this.router.routes();
     return this.#infos;
+  }
+
+  /**
+   * One route's metadata, read from the engine the first time it is asked for. URL generation and a
+   * route's contract checks need one route's: reading every route's for it made the first `app.route()`
+   * of a 10,000-route app cost ~70 ms.
+   */
+  info(id: number): RouteInfo | undefined {
+    if (this.#infos !== null) return this.#infos[id];
+    let info = this.#infoById[id];
+    if (info === undefined) {
+      info = this.router.route(id);
+      if (info !== undefined) this.#infoById[id] = info;
+    }
+    return info;
   }
 
   /** Every route as tooling sees it; `validated` says whether a route's requests are checked. */
@@ -193,6 +210,7 @@ export class RouteTable {
   #accept(route: Route, { methods, names, shadowedBy }: RouteShape): void {
     route.attach(methods, names);
     this.#infos = null;
+    this.#infoById.length = 0;
     for (const method of methods) this.methods.add(method);
     if (shadowedBy !== null) this.#warnShadowed(route, shadowedBy);
   }
@@ -248,6 +266,7 @@ export class RouteTable {
     if (previous !== null) this.#names.delete(previous);
     this.#names.set(name, route);
     this.#infos = null;
+    this.#infoById.length = 0;
   }
 
   #warnShadowed(route: Route, by: number): void {
