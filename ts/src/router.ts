@@ -188,7 +188,8 @@ export class Router<T> {
     this.find = this.#commitAndFind;
   }
 
-  /** The shape index of a parameter-name list, or {@link OWN_SHAPE} past {@link MAX_SWITCH_SHAPES}. */
+  /** The shape index of a parameter-name list, or {@link OWN_SHAPE} past {@link MAX_SWITCH_SHAPES};
+   * `byList`, when given, keeps the answer for the list itself. */
   #shapeOf(names: readonly string[], byList?: Map<readonly string[], number>): number {
     const key = names.join('\u0000');
     let index = this.#shapeIndex.get(key);

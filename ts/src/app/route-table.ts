@@ -123,8 +123,8 @@ export class RouteTable {
 
   /**
    * One route's metadata, read from the engine the first time it is asked for. URL generation and a
-   * route's contract checks need one route's: reading every route's for it made the first `app.route()`
-   * of a 10,000-route app cost ~70 ms.
+   * route's contract checks need one route's; reading every route's for it wrote and parsed the whole
+   * table's metadata on the first `app.route()` (docs/PERFORMANCE.md).
    */
   info(id: number): RouteInfo | undefined {
     if (this.#infos !== null) return this.#infos[id];
