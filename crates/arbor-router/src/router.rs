@@ -662,7 +662,7 @@ impl Router {
     /// assert_eq!(shapes.routes[1].names, 0);
     /// ```
     pub fn route_shapes(&self) -> Cow<'_, RouteShapes> {
-        self.routes.shapes(&self.methods)
+        self.routes.shapes(|method| self.method_id(method))
     }
 
     /// One route's metadata, if `id` exists.

@@ -34,9 +34,9 @@ pub struct RouteShape {
 }
 
 impl RouteShapes {
-    /// The shapes of `routes`, whose methods are among `methods` (a route's method missing from it, which
-    /// the router never produces, gets the id `u32::MAX`).
-    pub(crate) fn of(routes: &[RouteInfo], methods: &[String]) -> RouteShapes {
+    /// The shapes of `routes`, their methods numbered by `method_id` (the router's; a method it does not
+    /// know, which the router never produces, gets `u32::MAX`).
+    pub(crate) fn of(routes: &[RouteInfo], method_id: impl Fn(&str) -> Option<u32>) -> RouteShapes {
         let mut shapes = RouteShapes::default();
         let mut name_lists: BTreeMap<Vec<&str>, u32> = BTreeMap::new();
         let mut method_sets: BTreeMap<Vec<u32>, u32> = BTreeMap::new();
@@ -48,7 +48,11 @@ impl RouteShapes {
                     .push(list.iter().map(|&n| n.to_owned()).collect());
                 index_of_last(&shapes.name_lists)
             });
-            let ids: Vec<u32> = r.methods.iter().map(|m| method_id(methods, m)).collect();
+            let ids: Vec<u32> = r
+                .methods
+                .iter()
+                .map(|m| method_id(m).unwrap_or(u32::MAX))
+                .collect();
             let set = *method_sets.entry(ids).or_insert_with_key(|ids| {
                 shapes.method_sets.push(ids.clone());
                 index_of_last(&shapes.method_sets)
@@ -74,12 +78,4 @@ impl RouteShapes {
 
 fn index_of_last<T>(list: &[T]) -> u32 {
     u32::try_from(list.len().saturating_sub(1)).unwrap_or(u32::MAX)
-}
-
-fn method_id(methods: &[String], method: &str) -> u32 {
-    methods
-        .iter()
-        .position(|known| known == method)
-        .and_then(|id| u32::try_from(id).ok())
-        .unwrap_or(u32::MAX)
 }

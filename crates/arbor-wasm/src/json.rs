@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use arbor_router::{InsertError, PatternPiece, RouteInfo, RouteShapes, SnapshotError};
+use arbor_router::{InsertError, PatternPiece, RouteInfo, RouteShapes, Router, SnapshotError};
 
 /// A failed call's error, thrown to JavaScript as this JSON text (the one error convention of the
 /// boundary): `{"code","message","pattern"?,"position"?,"conflictsWith"?}`. `wasm-engine.ts` turns it
@@ -132,9 +132,9 @@ pub fn routes(routes: &[RouteInfo]) -> String {
 /// ids indexing `methods`: `insert` answers this for the new route. The full `RouteInfo` (patterns, pieces,
 /// constraints: ~500 bytes of JSON a route, to write and to parse) stays in the engine until something
 /// asks.
-pub fn route_shape(route: &RouteInfo, methods: &[String]) -> String {
+pub fn route_shape(route: &RouteInfo, router: &Router) -> String {
     let mut out = String::with_capacity(40);
-    push_shape(&mut out, route, methods);
+    push_shape(&mut out, route, router);
     out
 }
 
@@ -183,21 +183,13 @@ fn push_list<T>(
     out.push(']');
 }
 
-/// The index of `method` in the router's methods, `-1` for none (never: every route's method is one).
-fn method_index(methods: &[String], method: &str) -> i64 {
-    methods
-        .iter()
-        .position(|known| known == method)
-        .and_then(|id| i64::try_from(id).ok())
-        .unwrap_or(-1)
-}
-
-fn push_shape(out: &mut String, r: &RouteInfo, methods: &[String]) {
+fn push_shape(out: &mut String, r: &RouteInfo, router: &Router) {
     out.push('[');
     push_int(out, i64::from(r.id));
     out.push(',');
+    // Every route's method is the router's: `-1` (none) never happens.
     push_list(out, r.methods.iter(), |out, m| {
-        push_int(out, method_index(methods, m))
+        push_int(out, router.method_id(m).map_or(-1, i64::from))
     });
     out.push(',');
     push_list(out, r.params.iter(), |out, p| push_str(out, &p.name));
@@ -380,7 +372,7 @@ mod tests {
         // One route's shape, as `insert` answers it.
         let routes = router.routes();
         assert_eq!(
-            routes.get(1).map(|r| route_shape(r, &methods)).as_deref(),
+            routes.get(1).map(|r| route_shape(r, &router)).as_deref(),
             Some(r#"[1,[2],["x","y"],1,0,-1]"#)
         );
     }

@@ -71,7 +71,7 @@ impl Engine {
         Ok(self
             .router
             .route(inserted.id)
-            .map(|route| json::route_shape(route, self.router.methods()))
+            .map(|route| json::route_shape(route, &self.router))
             .unwrap_or_default())
     }
 

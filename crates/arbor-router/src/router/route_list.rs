@@ -76,12 +76,12 @@ impl RouteList {
         &mut self.routes
     }
 
-    /// The shapes of every route (`methods`: the router's, which the method ids index): a loaded
-    /// snapshot's as stored, else worked out from the routes.
-    pub(super) fn shapes(&self, methods: &[String]) -> Cow<'_, RouteShapes> {
+    /// The shapes of every route (`method_id`: the router's numbering of methods): a loaded snapshot's
+    /// as stored, else worked out from the routes.
+    pub(super) fn shapes(&self, method_id: impl Fn(&str) -> Option<u32>) -> Cow<'_, RouteShapes> {
         match &self.loaded {
             Some(loaded) => Cow::Borrowed(&loaded.shapes),
-            None => Cow::Owned(RouteShapes::of(&self.routes, methods)),
+            None => Cow::Owned(RouteShapes::of(&self.routes, method_id)),
         }
     }
 }
