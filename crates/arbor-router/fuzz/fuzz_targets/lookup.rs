@@ -7,6 +7,10 @@
 use arbor_router::{decode_param, Lookup, Order, Router, RouterOptions, Spans};
 use libfuzzer_sys::fuzz_target;
 
+#[path = "../../tests/common/forge.rs"]
+mod forge;
+use forge::reseal;
+
 fuzz_target!(|data: &[u8]| {
     // Arbitrary bytes as a snapshot.
     if let Ok(router) = Router::deserialize(data) {
@@ -54,8 +58,7 @@ fuzz_target!(|data: &[u8]| {
             let at = 24 + (usize::from(b) * 31 + k * 977 + usize::from(selector)) % body;
             forged[at] ^= b | 1;
         }
-        let sum = checksum(&forged[24..]);
-        forged[16..24].copy_from_slice(&sum.to_le_bytes());
+        reseal(&mut forged);
         if let Ok(loaded) = Router::deserialize(&forged) {
             assert_eq!(loaded.routes().len(), loaded.route_shapes().routes.len());
             let mut spans = Spans::new();
@@ -101,15 +104,3 @@ fuzz_target!(|data: &[u8]| {
         let _ = decode_param(path);
     }
 });
-
-/// The snapshot's checksum (`router/snapshot.rs`: FNV-1a over little-endian 64-bit words, then the
-/// length), written out again so the target can forge payloads that pass it.
-fn checksum(bytes: &[u8]) -> u64 {
-    let step = |h: u64, word: &[u8]| {
-        let mut w = [0u8; 8];
-        w[..word.len()].copy_from_slice(word);
-        (h ^ u64::from_le_bytes(w)).wrapping_mul(0x0100_0000_01b3)
-    };
-    let h = bytes.chunks(8).fold(0xcbf2_9ce4_8422_2325, step);
-    (h ^ bytes.len() as u64).wrapping_mul(0x0100_0000_01b3)
-}
