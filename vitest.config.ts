@@ -9,5 +9,13 @@ export default defineConfig({
     maxWorkers: 2,
     // Installs Debian's chromium when missing (browser tests drive it with playwright-core).
     globalSetup: ['tests/browser/global-setup.ts'],
+    projects: [
+      { extends: true, test: { name: 'arbor' } },
+      // The framework's suites again on node:http's server (`server: 'node'`): both servers answer alike.
+      {
+        extends: true,
+        test: { name: 'node-server', include: ['tests/app/**/*.test.ts'], env: { ARBOR_TEST_SERVER: 'node' } },
+      },
+    ],
   },
 });

@@ -57,6 +57,15 @@ const CONTENDERS: Contender[] = [
     pkg: null,
     env: { ARBOR_BENCH_VALIDATE: '1' },
   },
+  // The same application on node:http's server (`server: 'node'`) instead of Arbor's own.
+  {
+    name: 'arbor-node',
+    label: 'Arbor on node:http',
+    file: 'arbor.ts',
+    pkg: null,
+    github: 'github-arbor.ts',
+    env: { ARBOR_BENCH_SERVER: 'node' },
+  },
   { name: 'fastify', label: 'Fastify 5', file: 'fastify.ts', pkg: 'fastify', github: 'github-fastify.ts' },
   { name: 'hono', label: 'Hono (node-server)', file: 'hono.ts', pkg: 'hono', github: 'github-hono.ts' },
   { name: 'express', label: 'Express 5', file: 'express.ts', pkg: 'express', github: 'github-express.ts' },

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { Application, memoryLogger } from '../../ts/src/app/index.js';
-import { createArborServer } from '../../ts/src/http/server.js';
+import { createNodeServer } from '../../ts/src/http/node-server.js';
 import { withEngine } from './support/engine.js';
 import { listen } from './support/transport.js';
 
@@ -92,7 +92,7 @@ describe('adapters', () => {
     app.get('/empty', (_q, res) => res.send('none'));
     app.post('/echo', (req, res) => res.json(req.json()));
     const ended: boolean[] = [];
-    const server = createArborServer((req, res) => {
+    const server = createNodeServer((req, res) => {
       ended.push(req.readableEnded);
       app.listener(req, res);
     });

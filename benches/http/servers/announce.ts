@@ -3,8 +3,7 @@
  * child process with an IPC channel, listens on an ephemeral loopback port, and sends `{ port }` once.
  */
 
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
 
 export const HOST = '127.0.0.1';
 

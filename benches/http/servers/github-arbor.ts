@@ -27,8 +27,12 @@ const engine =
 // Specificity order (SPEC §3.2), as find-my-way under Fastify: in definition order 25 of GitHub's routes
 // sit behind an earlier parameter route (`/gists/:gist_id/:sha` before `/gists/:gist_id/star`) and could
 // never be reached.
+// `ARBOR_BENCH_SERVER=node` (the `arbor-node` contender): the same application on node:http's server
+// instead of Arbor's own, to see what each server is worth.
+const serverChoice = process.env.ARBOR_BENCH_SERVER === 'node' ? { server: 'node' as const } : {};
 const app = new Application({
   ...engine,
+  ...serverChoice,
   order: 'specificity',
   port: 0,
   host: HOST,

@@ -1,6 +1,6 @@
 /**
  * The application: registration (verbs, groups, resources, names, bindings, fallback, middleware) and the
- * three ways to serve it — `run()` (node:http), `listener` (mount in an existing server) and `fetch()`.
+ * three ways to serve it — `run()` (Arbor's HTTP/1.1 server, or node:http), `listener` (mount in an existing server) and `fetch()`.
  *
  * @example
  * import { Application, cors, requestLogger } from 'arbor-router';
@@ -17,7 +17,7 @@ import { tableOptions } from '../cache/fingerprint.js';
 import { RouteError } from '../errors.js';
 import { type FetchInfo, handleFetch } from '../http/fetch-adapter.js';
 import { createNodeListener } from '../http/node-listener.js';
-import type { ArborServer } from '../http/server.js';
+import type { ArborServer } from '../http/arbor-server.js';
 import type { AnnotationSet } from '../openapi/types.js';
 import type { Router } from '../router.js';
 import { crashed } from './answers.js';
@@ -26,7 +26,7 @@ import type { ApplicationConfig } from './config.js';
 import { RouteContracts } from './contracts.js';
 import { type RouteHandler, resolveHandler } from './handler.js';
 import { type IncomingInput, Kernel } from './kernel.js';
-import { ServerLifecycle } from './lifecycle.js';
+import { type Serving, ServerLifecycle } from './lifecycle.js';
 import { consoleLogger, type Logger } from './logger.js';
 import { type Middleware, type MiddlewareFactory, type MiddlewareRef, toReferences } from './middleware.js';
 import { checkMiddlewareNames } from './middleware-check.js';
@@ -239,20 +239,29 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
     return handleFetch((input) => this.dispatch(input), request, info);
   };
 
-  /** A node:http server for this application, not yet listening (timeouts from the configuration). */
+  /**
+   * The application's server, not yet listening: Arbor's own HTTP/1.1 server, or node:http with
+   * `server: 'node'` (timeouts from the configuration).
+   */
   createServer(): ArborServer {
-    return this.#lifecycle.create(this.listener);
+    return this.#lifecycle.create(this.#serving());
   }
 
   /**
-   * Starts a node:http server on `config.port`, else `PORT`, else 3000, and returns it. With
+   * Starts the application's server (see `createServer()`) on `config.port`, else `PORT`, else 3000, and returns it. With
    * `ARBOR_NO_LISTEN=1` (the CLI's mode) it registers nothing more and does not listen. Call it last.
    */
   run(): ArborServer {
     registerApplication(this, 'running');
     this.ready(); // registration errors and unknown middleware names surface here, before anything is served
     this.compileValidation(); // so do annotation mistakes, and no request pays for compiling
-    return this.#lifecycle.start(this.listener, () => this.close());
+    return this.#lifecycle.start(this.#serving(), () => this.close());
+  }
+
+  #serving(): Serving {
+    this.ready();
+    const kernel = this.#kernelNow();
+    return { dispatch: (input) => kernel.dispatch(input), listener: () => this.listener };
   }
 
   /** Closes the server `run()` started: in-flight requests finish, new connections are refused. */

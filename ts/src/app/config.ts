@@ -49,6 +49,14 @@ export interface ApplicationConfig {
   requestTimeout?: number;
   /** Milliseconds a client has to send the request head before a 408 (default 60,000). */
   headersTimeout?: number;
+  /** Milliseconds an idle keep-alive connection stays open (default 5,000, as node:http). */
+  keepAliveTimeout?: number;
+  /**
+   * The server behind `run()` and `createServer()`: `'arbor'` (default), Arbor's own HTTP/1.1 server on
+   * `node:net`, or `'node'`, node:http's (for what Arbor's does not do: TLS through `https`, upgrades,
+   * node:http's events). `app.listener` mounts in any node:http server either way.
+   */
+  server?: 'arbor' | 'node';
   /**
    * Check requests against their route's annotations before the handler (400 `{ error, code, details }`),
    * and with `{ responses: true }` responses against their documented schema. A route's own

@@ -1,11 +1,21 @@
 /**
- * The server lifecycle: the node:http server an application serves on, started by `run()` (port, banner,
- * SIGTERM/SIGINT) and closed gracefully by `close()`.
+ * The server lifecycle: the server an application serves on (Arbor's own HTTP/1.1 server, or node:http
+ * with `server: 'node'`), started by `run()` (port, banner, SIGTERM/SIGINT) and closed gracefully by
+ * `close()`.
  */
 import type { RequestListener } from 'node:http';
-import { type ArborServer, createArborServer, type ServerOptions } from '../http/server.js';
+import type { ArborServer, ServerOptions } from '../http/arbor-server.js';
+import type { Dispatch } from '../http/dispatch.js';
+import { createNodeServer } from '../http/node-server.js';
+import { createWireServer } from '../http/wire/server.js';
 import { type ApplicationConfig, portFromEnv } from './config.js';
 import type { Logger } from './logger.js';
+
+/** What a server serves: the kernel's dispatch (Arbor's server), or node:http's listener over it. */
+export interface Serving {
+  dispatch: Dispatch;
+  listener(): RequestListener;
+}
 
 export class ServerLifecycle {
   readonly #config: Readonly<ApplicationConfig>;
@@ -17,22 +27,25 @@ export class ServerLifecycle {
     this.#logger = logger;
   }
 
-  /** A node:http server for `listener`, not yet listening (timeouts from the configuration). */
-  create(listener: RequestListener): ArborServer {
-    const { requestTimeout, headersTimeout } = this.#config;
+  /** The configured server, not yet listening (timeouts from the configuration). */
+  create(serving: Serving): ArborServer {
+    const { requestTimeout, headersTimeout, keepAliveTimeout } = this.#config;
     const options: ServerOptions = {
       ...(requestTimeout === undefined ? {} : { requestTimeout }),
       ...(headersTimeout === undefined ? {} : { headersTimeout }),
+      ...(keepAliveTimeout === undefined ? {} : { keepAliveTimeout }),
     };
-    return createArborServer(listener, options);
+    return this.#config.server === 'node'
+      ? createNodeServer(serving.listener(), options)
+      : createWireServer(serving.dispatch, this.#logger, options);
   }
 
   /**
    * Creates the server and listens on `config.port`, else `PORT`, else 3000 — unless `ARBOR_NO_LISTEN=1`
    * (the CLI's mode). `close` is what a signal calls before the process exits.
    */
-  start(listener: RequestListener, close: () => Promise<void>): ArborServer {
-    const server = this.create(listener);
+  start(serving: Serving, close: () => Promise<void>): ArborServer {
+    const server = this.create(serving);
     this.#server = server;
     if (process.env.ARBOR_NO_LISTEN === '1') return server;
     const port = this.#config.port ?? portFromEnv() ?? 3000;

@@ -32,6 +32,7 @@ export function clientAborted(): HttpError {
   return new HttpError(499, 'Client Closed Request');
 }
 
-function tooLarge(limit: number): HttpError {
+/** 413: a body past the limit of `limit` bytes. */
+export function tooLarge(limit: number): HttpError {
   return new HttpError(413, `Request body larger than the limit of ${limit} bytes`);
 }

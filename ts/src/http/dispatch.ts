@@ -4,6 +4,7 @@
  * {@link IncomingInput}, calls a {@link Dispatch}, and writes back the {@link OutgoingResponse}. The
  * application wires its kernel in; the transports import nothing of it.
  */
+import { http } from '../builtins.js';
 
 /**
  * Request headers as a transport provides them: one by lower-case name, or all at once. The node adapter
@@ -44,6 +45,25 @@ export interface OutgoingResponse {
    * response can give them so without building the record of {@link getHeaders}. */
   headerList?(): string[];
   getBody(): string | Uint8Array | null;
+}
+
+/**
+ * The response's header fields as a flat `[name, value, …]` list: its own {@link OutgoingResponse.headerList},
+ * else built from `getHeaders()`, each name and value checked as node:http checks them (an answer that is
+ * not the application's `Response` has not been through its checks, and a CR or LF would split the head).
+ */
+export function headerPairs(response: OutgoingResponse): string[] {
+  const own = response.headerList?.();
+  if (own !== undefined) return own;
+  const flat: string[] = [];
+  for (const [name, value] of Object.entries(response.getHeaders())) {
+    http.validateHeaderName(name);
+    for (const item of Array.isArray(value) ? value : [value]) {
+      http.validateHeaderValue(name, item);
+      flat.push(name, String(item));
+    }
+  }
+  return flat;
 }
 
 /** Serves one request; never throws (a rejection or a throw is a bug, answered with a bare 500). */

@@ -4,12 +4,13 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { clientAborted, readLimited } from './body-stream.js';
-import type {
-  Dispatch,
-  HeaderSource,
-  IncomingInput,
-  TransportLogger as Logger,
-  OutgoingResponse,
+import {
+  type Dispatch,
+  type HeaderSource,
+  headerPairs,
+  type IncomingInput,
+  type TransportLogger as Logger,
+  type OutgoingResponse,
 } from './dispatch.js';
 import { errorBody, HttpError } from './errors.js';
 
@@ -161,7 +162,7 @@ function write(res: ServerResponse, response: OutgoingResponse, closeAfter: bool
   try {
     // One writeHead with a flat [name, value, …] list: node then skips its per-header map
     // (setHeader), a measurable share of a small response. A repeated header repeats its name.
-    const flat = response.headerList?.() ?? flatten(response.getHeaders());
+    const flat = headerPairs(response);
     if (closeAfter) flat.push('Connection', 'close');
     res.writeHead(response.getStatus(), flat);
     const body = response.getBody();
@@ -169,15 +170,6 @@ function write(res: ServerResponse, response: OutgoingResponse, closeAfter: bool
   } catch (error) {
     fail(res, error, logger);
   }
-}
-
-function flatten(headers: Record<string, string | readonly string[]>): string[] {
-  const flat: string[] = [];
-  for (const [name, value] of Object.entries(headers)) {
-    if (Array.isArray(value)) for (const item of value) flat.push(name, String(item));
-    else flat.push(name, String(value));
-  }
-  return flat;
 }
 
 /** Last resort (the kernel never throws, so this means a bug): a bare 500, and never a crashed process. */

@@ -1,5 +1,5 @@
 /**
- * The node:http server behind `app.run()`: protocol errors answered instead of dropped, and a graceful
+ * The node:http server behind `app.run()` with `server: 'node'`: protocol errors answered instead of dropped, and a graceful
  * close (no new connections; in-flight requests finish; idle keep-alive connections are closed at once,
  * busy ones as soon as their response is out; anything left after `graceMs` is cut).
  *
@@ -10,16 +10,8 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { http } from '../builtins.js';
+import { type ArborServer, type ServerOptions, serverLimits } from './arbor-server.js';
 import { errorBody } from './errors.js';
-
-export interface ServerOptions {
-  /** Longest request head node accepts (request line + headers); beyond it: 431. Default 16 KiB. */
-  maxHeaderSize?: number;
-  /** Milliseconds a client has to send a whole request (head and body); then 408. Default 300,000 (node's). */
-  requestTimeout?: number;
-  /** Milliseconds a client has to send the request head; then 408. Default 60,000 (node's). */
-  headersTimeout?: number;
-}
 
 /** node:http parser errors → status (anything else: 400). */
 const PARSER_STATUS: Record<string, number> = {
@@ -34,14 +26,11 @@ const PARSER_STATUS: Record<string, number> = {
 /** An HTTP token (RFC 9110 §5.6.2): what a method name is made of. */
 const TCHAR = /[!#$%&'*+.^_`|~0-9A-Za-z-]/;
 
-/** A `Server` with `closeGracefully()`. */
-export interface ArborServer extends Server {
-  closeGracefully(graceMs?: number): Promise<void>;
-}
+/** A node:http `Server` with `closeGracefully()`. */
+export type NodeArborServer = Server & ArborServer;
 
-export function createArborServer(listener: RequestListener, options: ServerOptions = {}): ArborServer {
-  const requestTimeout = options.requestTimeout ?? 300_000;
-  const headersTimeout = Math.min(options.headersTimeout ?? 60_000, requestTimeout);
+export function createNodeServer(listener: RequestListener, options: ServerOptions = {}): NodeArborServer {
+  const { maxHeaderSize, requestTimeout, headersTimeout, keepAliveTimeout } = serverLimits(options);
   let closing = false;
   // Every request passes here first (one listener on 'request'): nothing is tracked per request, since
   // node already knows which response each connection is writing (see `inProgress`).
@@ -53,7 +42,7 @@ export function createArborServer(listener: RequestListener, options: ServerOpti
 
   const server = http.createServer(
     {
-      maxHeaderSize: options.maxHeaderSize ?? 16 * 1024,
+      maxHeaderSize,
       requestTimeout,
       headersTimeout,
       // node checks the two timeouts on this period (30 s by default): a short timeout needs a short period.
@@ -65,7 +54,8 @@ export function createArborServer(listener: RequestListener, options: ServerOpti
       optimizeEmptyRequests: true,
     },
     onRequest,
-  ) as ArborServer;
+  ) as NodeArborServer;
+  server.keepAliveTimeout = keepAliveTimeout;
   /** Open connections, for a graceful close (per connection, not per request). */
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {

@@ -1,0 +1,173 @@
+/**
+ * The request head of HTTP/1.1 (RFC 9112 §2–§3, §5–§7), parsed from its text: the request line, the
+ * header fields, and what they say about the body and the connection. Everything RFC 9112 tells a server
+ * to reject is rejected here, before any routing, as an {@link HttpError} the connection answers and then
+ * closes on. The connection finds where the head ends and enforces its size; this module only reads it.
+ */
+import { http } from '../../builtins.js';
+import { HttpError } from '../errors.js';
+
+/** How the body is framed (RFC 9112 §6.3). */
+export const Framing = { None: 0, Length: 1, Chunked: 2 } as const;
+export type Framing = (typeof Framing)[keyof typeof Framing];
+
+export interface RequestHead {
+  method: string;
+  target: string;
+  /** The minor version: 1 for HTTP/1.1, 0 for HTTP/1.0. */
+  minor: number;
+  /** Field names, lower-case, in the order received (a repeated field repeats its name). */
+  names: string[];
+  /** Field values, `values[i]` for `names[i]`, without leading or trailing whitespace. */
+  values: string[];
+  framing: Framing;
+  /** The Content-Length, when {@link framing} is `Length`. */
+  length: number;
+  /** The client asks to keep the connection open after this exchange. */
+  keepAlive: boolean;
+  /** `Expect: 100-continue`: the client waits for a `100 Continue` before it sends the body. */
+  expectContinue: boolean;
+}
+
+/**
+ * The methods node's parser knows (`http.METHODS`): the same set is accepted on both servers, so an
+ * application answers `FOO /` the same way on either (501 before routing).
+ */
+const KNOWN_METHODS = new Set(http.METHODS);
+/** An HTTP token (RFC 9110 §5.6.2): a method, a field name. */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** A request target: visible ASCII only (RFC 9112 §3.2; no spaces, no controls, no raw non-ASCII). */
+const TARGET = /^[\x21-\x7e]+$/;
+/** Control characters a field line may not hold (HTAB is allowed; bare CR and LF are controls too). */
+const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
+const SAFE_DIGITS = /^\d{1,15}$/;
+
+/** Parses a request head: `text` runs from the request line to the last field line, without the blank line. */
+export function parseHead(text: string): RequestHead | HttpError {
+  const lineEnd = text.indexOf('\r\n');
+  const requestLine = lineEnd === -1 ? text : text.slice(0, lineEnd);
+  const first = requestLine.indexOf(' ');
+  const last = requestLine.lastIndexOf(' ');
+  const method = first === -1 ? requestLine : requestLine.slice(0, first);
+  if (!KNOWN_METHODS.has(method)) {
+    // A well-formed method this server does not know is "not implemented"; garbage is a bad request.
+    return new HttpError(TOKEN.test(method) && first !== -1 ? 501 : 400);
+  }
+  if (first === last) return new HttpError(400, 'Request line without an HTTP version');
+  const target = requestLine.slice(first + 1, last);
+  if (!TARGET.test(target)) return new HttpError(400, 'Malformed request target');
+  const version = requestLine.slice(last + 1);
+  let minor: number;
+  if (version === 'HTTP/1.1') minor = 1;
+  else if (version === 'HTTP/1.0') minor = 0;
+  else if (/^HTTP\/\d\.\d$/.test(version))
+    return new HttpError(505, `${version} is not supported on this connection`);
+  else return new HttpError(400, 'Malformed HTTP version');
+
+  const head: RequestHead = {
+    method,
+    target,
+    minor,
+    names: [],
+    values: [],
+    framing: Framing.None,
+    length: 0,
+    keepAlive: minor === 1,
+    expectContinue: false,
+  };
+  return readFields(head, text, lineEnd === -1 ? text.length : lineEnd + 2);
+}
+
+/** Reads the field lines from `start`, then checks what they say together. */
+function readFields(head: RequestHead, text: string, start: number): RequestHead | HttpError {
+  let hosts = 0;
+  let length: string | undefined;
+  let coding: string | undefined;
+  let at = start;
+  while (at < text.length) {
+    let end = text.indexOf('\r\n', at);
+    if (end === -1) end = text.length;
+    const line = text.slice(at, end);
+    at = end + 2;
+    const colon = line.indexOf(':');
+    // A line starting with whitespace is obsolete line folding (§5.2): its name is not a token either.
+    if (colon <= 0 || !TOKEN.test(line.slice(0, colon))) return new HttpError(400, 'Malformed header field');
+    if (CONTROL.test(line)) return new HttpError(400, 'Control character in a header field');
+    const name = line.slice(0, colon).toLowerCase();
+    const value = trimWhitespace(line, colon + 1);
+    head.names.push(name);
+    head.values.push(value);
+    switch (name) {
+      case 'host':
+        hosts++;
+        break;
+      case 'content-length':
+        // Node's parser refuses a repeated Content-Length even when the values agree; so does this one.
+        if (length !== undefined) return new HttpError(400, 'More than one Content-Length');
+        length = value;
+        break;
+      case 'transfer-encoding':
+        coding = coding === undefined ? value : `${coding}, ${value}`;
+        break;
+      case 'connection':
+        readConnection(head, value);
+        break;
+      case 'expect':
+        if (value.toLowerCase() !== '100-continue')
+          return new HttpError(417, `Expectation ${JSON.stringify(value)} is not supported`);
+        head.expectContinue = true;
+        break;
+    }
+  }
+  if (hosts > 1) return new HttpError(400, 'More than one Host header');
+  if (hosts === 0 && head.minor === 1) return new HttpError(400, 'Missing Host header');
+  return checkFields(head, length, coding);
+}
+
+/** What Content-Length and Transfer-Encoding say together (RFC 9112 §6.1–§6.3). */
+function checkFields(
+  head: RequestHead,
+  length: string | undefined,
+  coding: string | undefined,
+): RequestHead | HttpError {
+  if (coding !== undefined) {
+    // Both framings at once is how requests are smuggled past a proxy: refuse it rather than pick one.
+    if (length !== undefined) return new HttpError(400, 'Content-Length with Transfer-Encoding');
+    if (head.minor === 0) return new HttpError(400, 'Transfer-Encoding in an HTTP/1.0 request');
+    if (coding.toLowerCase() !== 'chunked')
+      return new HttpError(501, `Transfer-Encoding ${JSON.stringify(coding)} is not implemented`);
+    head.framing = Framing.Chunked;
+    return head;
+  }
+  if (length !== undefined) {
+    if (!SAFE_DIGITS.test(length)) return new HttpError(400, 'Malformed Content-Length');
+    head.length = Number(length);
+    if (head.length > 0) head.framing = Framing.Length;
+  }
+  return head;
+}
+
+/** `close` ends the connection after this exchange; HTTP/1.0 keeps it only on `keep-alive`. */
+function readConnection(head: RequestHead, value: string): void {
+  for (const option of value.split(',')) {
+    const token = option.trim().toLowerCase();
+    if (token === 'close') {
+      head.keepAlive = false;
+      return;
+    }
+    if (token === 'keep-alive') head.keepAlive = true;
+  }
+}
+
+/** The value after the colon without the optional whitespace around it: spaces and tabs only (§5.1). */
+function trimWhitespace(line: string, from: number): string {
+  let start = from;
+  let end = line.length;
+  while (start < end && isWhitespace(line.charCodeAt(start))) start++;
+  while (end > start && isWhitespace(line.charCodeAt(end - 1))) end--;
+  return line.slice(start, end);
+}
+
+function isWhitespace(code: number): boolean {
+  return code === 0x20 || code === 0x09;
+}

@@ -1,0 +1,69 @@
+/** A request read off the wire, as the kernel sees it: its head, its headers, and its body on demand. */
+import type { HeaderSource, IncomingInput } from '../dispatch.js';
+import type { IncomingBody } from './body.js';
+import { Framing, type RequestHead } from './head.js';
+
+const NO_BODY = new Uint8Array(0);
+
+/** What the input asks of its connection when the body is first wanted. */
+export interface BodyRequester {
+  bodyWanted(input: WireInput): void;
+}
+
+export class WireInput implements IncomingInput, HeaderSource {
+  readonly method: string;
+  readonly target: string;
+  readonly ip: string;
+  readonly hasBody: boolean;
+  readonly head: RequestHead;
+  readonly body: IncomingBody | null;
+  /** A handler asked for the body: its bytes flow in, however many, up to the limit it gave. */
+  reading = false;
+  readonly #connection: BodyRequester;
+  #all: Map<string, string> | undefined;
+
+  constructor(head: RequestHead, body: IncomingBody | null, ip: string, connection: BodyRequester) {
+    this.head = head;
+    this.body = body;
+    this.method = head.method;
+    this.target = head.target;
+    this.ip = ip;
+    this.hasBody = body !== null;
+    this.#connection = connection;
+  }
+
+  get headers(): HeaderSource {
+    return this;
+  }
+
+  /** Repeated fields joined as node:http joins them: `; ` for `cookie`, `, ` otherwise. */
+  get(name: string): string | undefined {
+    const { names, values } = this.head;
+    let found: string | undefined;
+    for (let i = 0; i < names.length; i++) {
+      if (names[i] !== name) continue;
+      const value = values[i] as string;
+      if (found === undefined) found = value;
+      else found += (name === 'cookie' ? '; ' : ', ') + value;
+    }
+    return found;
+  }
+
+  all(): Map<string, string> {
+    if (this.#all === undefined) {
+      this.#all = new Map();
+      for (const name of this.head.names) {
+        if (!this.#all.has(name)) this.#all.set(name, this.get(name) as string);
+      }
+    }
+    return this.#all;
+  }
+
+  readBody(limit: number): Promise<Uint8Array> {
+    const body = this.body;
+    if (body === null) return Promise.resolve(NO_BODY);
+    this.reading = true;
+    this.#connection.bodyWanted(this);
+    return body.read(limit, this.head.framing === Framing.Length ? this.head.length : undefined);
+  }
+}

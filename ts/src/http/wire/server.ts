@@ -1,0 +1,67 @@
+/**
+ * Arbor's own HTTP/1.1 server, on `node:net`: the server behind `app.run()` unless the application asks
+ * for node:http (`server: 'node'`). It reads requests straight into the kernel's input and writes each
+ * answer in one socket write, without node:http's per-request `IncomingMessage` and `ServerResponse`
+ * streams; docs/FRAMEWORK.md ("The server") says what it does and does not do (no TLS, no upgrades).
+ */
+import { createServer, type Socket } from 'node:net';
+import { type ArborServer, type ServerOptions, serverLimits } from '../arbor-server.js';
+import type { Dispatch, TransportLogger } from '../dispatch.js';
+import { WireConnection, type WireSettings } from './connection.js';
+import { HttpDate } from './writer.js';
+
+export function createWireServer(
+  dispatch: Dispatch,
+  logger: TransportLogger,
+  options: ServerOptions = {},
+): ArborServer {
+  const settings: WireSettings = {
+    ...serverLimits(options),
+    dispatch,
+    logger,
+    date: new HttpDate(),
+    closing: false,
+  };
+  const connections = new Set<WireConnection>();
+  const server = createServer(
+    // Half-open: a client may send its request and end its side; the answer still goes out (as node:http).
+    { allowHalfOpen: true, noDelay: true },
+    (socket: Socket) => {
+      const connection = new WireConnection(socket, settings);
+      connections.add(connection);
+      socket.once('close', () => connections.delete(connection));
+    },
+  ) as ArborServer;
+
+  // Deadlines are checked by one sweep over the connections, not a timer per request.
+  const period = Math.max(50, Math.min(1_000, Math.floor(settings.headersTimeout / 4)));
+  let sweep: NodeJS.Timeout | undefined;
+  server.on('listening', () => {
+    sweep = setInterval(() => {
+      const now = Date.now();
+      for (const connection of connections) connection.check(now);
+    }, period);
+    sweep.unref();
+  });
+  server.on('close', () => clearInterval(sweep));
+
+  server.closeGracefully = (graceMs = 10_000) =>
+    new Promise<void>((resolve, reject) => {
+      settings.closing = true;
+      if (!server.listening) {
+        resolve();
+        return;
+      }
+      const timer = setTimeout(() => {
+        for (const connection of connections) connection.socket.destroy();
+      }, graceMs);
+      timer.unref();
+      server.close((error) => {
+        clearTimeout(timer);
+        if (error) reject(error);
+        else resolve();
+      });
+      for (const connection of connections) connection.closeWhenIdle();
+    });
+  return server;
+}

@@ -1,0 +1,97 @@
+/**
+ * A response on the wire: status line, header fields, the connection's own fields, then the body, in one
+ * socket write. The kernel has already framed it (Content-Length from the real body; no body on HEAD, 204,
+ * 304), so this only serialises; it adds what a bare `OutgoingResponse` may lack.
+ */
+import type { Socket } from 'node:net';
+import { http } from '../../builtins.js';
+import { headerPairs, type OutgoingResponse } from '../dispatch.js';
+
+/** What the connection decided about itself for this response. */
+export interface WireOptions {
+  /** Keep the connection open after it: `Connection: keep-alive`, else `Connection: close`. */
+  keepAlive: boolean;
+  /** The request was HEAD: its answer never carries a body. */
+  head: boolean;
+  /** Seconds an idle keep-alive connection stays open (`Keep-Alive: timeout=`). */
+  idleSeconds: number;
+  /** The `Date` field's value. */
+  date: string;
+}
+
+const statusLines = new Map<number, string>();
+
+function statusLine(status: number): string {
+  let line = statusLines.get(status);
+  if (line === undefined) {
+    line = `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Unknown'}\r\n`;
+    statusLines.set(status, line);
+  }
+  return line;
+}
+
+/**
+ * Writes `response` and says whether the connection must close after it (it set `Connection: close`, or
+ * the connection said so). A `Connection` or `Transfer-Encoding` field set by the application is not
+ * written: the connection decides its own fate, and a body here always has a Content-Length.
+ */
+export function writeResponse(socket: Socket, response: OutgoingResponse, options: WireOptions): boolean {
+  const status = response.getStatus();
+  const fields = headerPairs(response);
+  let head = statusLine(status);
+  let hasLength = false;
+  let hasDate = false;
+  let keepAlive = options.keepAlive;
+  for (let i = 0; i < fields.length; i += 2) {
+    const name = fields[i] as string;
+    const value = fields[i + 1] as string;
+    // Only names of these lengths can be the fields that need a look: no lower-casing for the others.
+    const size = name.length;
+    if (size === 4 && name.toLowerCase() === 'date') hasDate = true;
+    else if (size === 14 && name.toLowerCase() === 'content-length') hasLength = true;
+    else if (size === 10 && name.toLowerCase() === 'connection') {
+      if (/(?:^|,)\s*close\s*(?:,|$)/i.test(value)) keepAlive = false;
+      continue;
+    } else if (size === 17 && name.toLowerCase() === 'transfer-encoding') continue;
+    head += `${name}: ${value}\r\n`;
+  }
+  let body = options.head || !mayHaveBody(status) ? null : response.getBody();
+  if (!hasLength && mayHaveBody(status)) {
+    const length = body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+    head += `Content-Length: ${length}\r\n`;
+  }
+  if (!hasDate) head += `Date: ${options.date}\r\n`;
+  head += keepAlive
+    ? `Connection: keep-alive\r\nKeep-Alive: timeout=${options.idleSeconds}\r\n\r\n`
+    : 'Connection: close\r\n\r\n';
+  if (body !== null && body.length === 0) body = null;
+  if (body === null) socket.write(head, 'latin1');
+  // node:http writes a string body the same way: head and body as one UTF-8 string, one write.
+  else if (typeof body === 'string') socket.write(head + body);
+  else {
+    socket.cork();
+    socket.write(head, 'latin1');
+    socket.write(body);
+    socket.uncork();
+  }
+  return !keepAlive;
+}
+
+/** 1xx, 204 and 304 answers have no body and no Content-Length (RFC 9110 §8.6, §15.3.5, §15.4.5). */
+function mayHaveBody(status: number): boolean {
+  return status >= 200 && status !== 204 && status !== 304;
+}
+
+/** The `Date` field (RFC 9110 §6.6.1), formatted once a second. */
+export class HttpDate {
+  #value = '';
+  #until = 0;
+
+  at(now: number): string {
+    if (now >= this.#until) {
+      this.#value = new Date(now).toUTCString();
+      this.#until = now - (now % 1000) + 1000;
+    }
+    return this.#value;
+  }
+}
