@@ -14,7 +14,11 @@ export default defineConfig({
       // The framework's suites again on node:http's server (`server: 'node'`): both servers answer alike.
       {
         extends: true,
-        test: { name: 'node-server', include: ['tests/app/**/*.test.ts'], env: { ARBOR_TEST_SERVER: 'node' } },
+        test: {
+          name: 'node-server',
+          include: ['tests/app/**/*.test.ts'],
+          env: { ARBOR_TEST_SERVER: 'node' },
+        },
       },
     ],
   },

@@ -85,8 +85,7 @@ export class WireConnection implements BodyRequester {
     const input = this.#input;
     if (input === null) {
       if (this.#headSince !== 0) {
-        if (now - this.#headSince > settings.headersTimeout)
-          this.#refuse(new HttpError(408));
+        if (now - this.#headSince > settings.headersTimeout) this.#refuse(new HttpError(408));
       } else {
         const allowed = this.#answered ? settings.keepAliveTimeout : settings.headersTimeout;
         if (now - this.#idleSince > allowed) this.#end();
