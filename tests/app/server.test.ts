@@ -1,6 +1,7 @@
 /** Serving: run() (PORT, ARBOR_NO_LISTEN), the node listener in a foreign server, graceful close. */
+
 import { once } from 'node:events';
-import { createServer } from 'node:http';
+import http, { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { Application, memoryLogger } from '../../ts/src/app/index.js';
@@ -87,7 +88,7 @@ describe('adapters', () => {
     server.close();
   });
 
-  test("run()'s server hands a request without body headers over already ended; bodies still arrive", async () => {
+  test("node:http's server (server: 'node') hands a request without body headers over already ended; bodies still arrive", async () => {
     const app = new Application(withEngine());
     app.get('/empty', (_q, res) => res.send('none'));
     app.post('/echo', (req, res) => res.json(req.json()));
@@ -117,6 +118,26 @@ describe('adapters', () => {
     app.get('/f', (_q, res) => res.send('fetched'));
     const { fetch: serve } = app;
     expect(await (await serve(new Request('http://x/f'))).text()).toBe('fetched');
+  });
+});
+
+describe('the server option', () => {
+  test.each([
+    [undefined, false],
+    ['arbor' as const, false],
+    ['node' as const, true],
+  ])('server: %s → a node:http Server: %s; both answer', async (server, isNodeHttp) => {
+    // Whatever server the suite runs on otherwise, this test says which one it asks for (or none).
+    const { server: _suiteServer, ...config } = withEngine();
+    const app = new Application({ ...config, ...(server === undefined ? {} : { server }) });
+    app.get('/which', (_q, res) => res.send('answered'));
+    const created = app.createServer();
+    expect(created instanceof Server).toBe(isNodeHttp);
+    await new Promise<void>((resolve) => created.listen(0, '127.0.0.1', resolve));
+    const reply = await fetch(`http://127.0.0.1:${(created.address() as AddressInfo).port}/which`);
+    expect(await reply.text()).toBe('answered');
+    expect(reply.headers.get('connection')).toBe('keep-alive');
+    await created.closeGracefully(1000);
   });
 });
 

@@ -132,6 +132,12 @@ export class WireConnection implements BodyRequester {
         return;
       }
       if (end === -1) {
+        // Lines ended by a bare LF (RFC 9112 §2.2 lets a server refuse them; node:http does): refused now
+        // rather than waited for, since a blank CRLF line would never come.
+        if (bareLineFeed(pending, start)) {
+          this.#refuse(new HttpError(400, 'Line ended by a bare LF'));
+          return;
+        }
         // A head the peer will never finish (it has half-closed): nothing to answer.
         if (this.#peerDone) {
           this.#end();
@@ -314,6 +320,14 @@ export class WireConnection implements BodyRequester {
       this.socket.resume();
     }
   }
+}
+
+/** Whether an LF without a CR before it is among `bytes` from `start`. */
+function bareLineFeed(bytes: Buffer, start: number): boolean {
+  for (let at = bytes.indexOf(0x0a, start); at !== -1; at = bytes.indexOf(0x0a, at + 1)) {
+    if (at === start || bytes[at - 1] !== 0x0d) return true;
+  }
+  return false;
 }
 
 /** A fixed JSON error answer, for the connection's own refusals. */
