@@ -1,7 +1,7 @@
 /** Serving: run() (PORT, ARBOR_NO_LISTEN), the node listener in a foreign server, graceful close. */
 
 import { once } from 'node:events';
-import http, { createServer } from 'node:http';
+import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { Application, memoryLogger } from '../../ts/src/app/index.js';
