@@ -82,7 +82,8 @@ const BODY = 1;
  * What RFC 9112 rejects and node's parser lets through, checked where it is cheap (one pass over the raw
  * header names): an error to answer before any routing, else {@link BODY} or {@link NO_BODY}.
  * - a request line without `HTTP/1.x` (node takes `GET /` as HTTP/0.9; `HTTP/2.0` over HTTP/1): 400 / 505;
- * - more than one `Host` (§3.2: MUST be 400);
+ * - no `Host` in an HTTP/1.1 request, or more than one (§3.2: MUST be 400);
+ * - `Transfer-Encoding` in an HTTP/1.0 request (§6.1);
  * - a `Transfer-Encoding` other than `chunked` (`gzip, chunked`): §6.1, a coding the server does not
  *   understand, 501.
  * RFC 9112 §6.3: a request with neither Content-Length nor Transfer-Encoding (or a Content-Length of 0)
@@ -111,7 +112,10 @@ function inspect(req: IncomingMessage): HttpError | typeof BODY | typeof NO_BODY
     }
   }
   if (hosts > 1) return new HttpError(400, 'More than one Host header');
+  if (hosts === 0 && req.httpVersionMinor === 1) return new HttpError(400, 'Missing Host header');
   if (chunked) {
+    // RFC 9112 §6.1: Transfer-Encoding in an HTTP/1.0 request is faulty framing.
+    if (req.httpVersionMinor === 0) return new HttpError(400, 'Transfer-Encoding in an HTTP/1.0 request');
     // node joins repeated Transfer-Encoding lines: `gzip` then `chunked` is `gzip, chunked`.
     const coding = req.headers['transfer-encoding'] as string;
     if (coding.trim().toLowerCase() !== 'chunked')

@@ -52,6 +52,9 @@ export function createNodeServer(listener: RequestListener, options: ServerOptio
       // already ended instead of resuming, reading and closing an empty stream after the response, which
       // is several nextTick turns and events per request.
       optimizeEmptyRequests: true,
+      // A missing Host is refused by the listener's checks, with the JSON error body every refusal has;
+      // node's own refusal has an empty body.
+      requireHostHeader: false,
     },
     onRequest,
   ) as NodeArborServer;
@@ -84,11 +87,33 @@ export function createNodeServer(listener: RequestListener, options: ServerOptio
             `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
         );
       };
+      // The request that failed may already be answered in full (the listener refused its head, then its
+      // body could not be framed): one request, one answer, so the connection just closes after it.
+      const owed = inProgress(socket);
+      if (owed !== null && !owed.req.complete && owed.writableEnded) {
+        socket.end();
+        return;
+      }
       // The request that failed may have reached the listener already (a timed-out body): its response, if
       // any, is dropped. Earlier, complete requests are answered first; node writes their responses in order.
       afterOwed(socket, answer);
     },
   );
+
+  // An expectation other than 100-continue (RFC 9110 §10.1.1): 417 with the JSON error body, and the
+  // connection closes, as for every request refused before routing; node's default is an empty 417.
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    const body = JSON.stringify(errorBody(417));
+    res.writeHead(417, [
+      'Content-Type',
+      'application/json; charset=utf-8',
+      'Content-Length',
+      String(Buffer.byteLength(body)),
+      'Connection',
+      'close',
+    ]);
+    res.end(body);
+  });
 
   // CONNECT is routed like any other method (405 with `Allow` on a known path, SPEC §4) instead of node's
   // default of closing the connection without a word; this server is no proxy, so it never tunnels.

@@ -6,10 +6,22 @@
  */
 import { clientAborted, tooLarge } from '../body-stream.js';
 import { HttpError } from '../errors.js';
+import { fieldColon } from './head.js';
 
 /** Longest chunk-size line (size, extensions) and trailer section accepted: RFC 9112 §7.1.1 sets none. */
 const MAX_CHUNK_LINE = 4096;
 const MAX_TRAILERS = 16 * 1024;
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+/** `"…"` with backslash escapes, visible ASCII, spaces, tabs and obs-text (RFC 9110 §5.6.4). */
+const QUOTED = '"(?:[\\t \\x21\\x23-\\x5b\\x5d-\\x7e\\x80-\\xff]|\\\\[\\t \\x21-\\x7e\\x80-\\xff])*"';
+/**
+ * A chunk-size line (RFC 9112 §7.1.1): hex digits, then extensions `;name` or `;name=value`, whitespace
+ * allowed only around their `;` and `=`, then CR (its LF ended the line). Anything looser (`7 `, controls in
+ * an extension) is how requests get smuggled past a proxy that reads it differently: refused.
+ */
+const CHUNK_SIZE_LINE = new RegExp(
+  `^([0-9A-Fa-f]{1,13})(?:[ \\t]*;[ \\t]*${TOKEN}(?:[ \\t]*=[ \\t]*(?:${TOKEN}|${QUOTED}))?)*\\r$`,
+);
 
 /** Where a chunked body's reader is. */
 const Chunk = {
@@ -193,7 +205,7 @@ export class ChunkedBody extends IncomingBody {
     if (lf === -1) return end;
     const line = this.#line;
     this.#line = '';
-    const match = /^([0-9A-Fa-f]{1,13})[ \t]*(?:;[^\r\n]*)?\r$/.exec(line);
+    const match = CHUNK_SIZE_LINE.exec(line);
     if (match === null) {
       this.fail(badChunk('malformed chunk size'));
       return chunk.byteLength;
@@ -226,6 +238,12 @@ export class ChunkedBody extends IncomingBody {
       if (line === '\r') {
         this.#state = Chunk.Done;
         return pos;
+      }
+      // A trailer is a field line like any other: anything else (a request line that followed a body
+      // cut short, say) is refused, never skipped, so no request can hide in the trailer section.
+      if (fieldColon(line.slice(0, -1)) === -1) {
+        this.fail(badChunk('malformed trailer field'));
+        return chunk.byteLength;
       }
     }
     return pos;

@@ -78,6 +78,12 @@ export class WireConnection implements BodyRequester {
    */
   check(now: number): void {
     const settings = this.#settings;
+    // An answer still flowing out to a slow reader is activity: neither idle nor abandoned.
+    if (this.socket.writableLength > 0) {
+      this.#idleSince = now;
+      this.#closedAt = now;
+      return;
+    }
     if (this.#closed) {
       if (now - this.#closedAt > settings.keepAliveTimeout) this.socket.destroy();
       return;
@@ -132,10 +138,10 @@ export class WireConnection implements BodyRequester {
         return;
       }
       if (end === -1) {
-        // Lines ended by a bare LF (RFC 9112 §2.2 lets a server refuse them; node:http does): refused now
-        // rather than waited for, since a blank CRLF line would never come.
-        if (bareLineFeed(pending, start)) {
-          this.#refuse(new HttpError(400, 'Line ended by a bare LF'));
+        // Lines ended by a bare LF or a bare CR (RFC 9112 §2.2 lets a server refuse them; node:http does):
+        // refused now rather than waited for, since a blank CRLF line would never come.
+        if (bareLineBreak(pending, start)) {
+          this.#refuse(new HttpError(400, 'Line ended by a bare CR or LF'));
           return;
         }
         // A head the peer will never finish (it has half-closed): nothing to answer.
@@ -279,7 +285,8 @@ export class WireConnection implements BodyRequester {
     this.#peerDone = true;
     const input = this.#input;
     if (input !== null) {
-      if (input.body?.complete === false) input.body.abort();
+      // The client can still read the answer (it closed only its side): a body cut short is its error.
+      if (input.body?.complete === false) input.body.abort(new HttpError(400, 'Request body ended early'));
     } else if (this.#hasCompleteHead()) this.#drive();
     else this.#end();
   }
@@ -322,10 +329,18 @@ export class WireConnection implements BodyRequester {
   }
 }
 
-/** Whether an LF without a CR before it is among `bytes` from `start`. */
-function bareLineFeed(bytes: Buffer, start: number): boolean {
+/** Whether an LF without a CR before it, or a CR followed by anything but LF, is among `bytes` from `start`. */
+function bareLineBreak(bytes: Buffer, start: number): boolean {
   for (let at = bytes.indexOf(0x0a, start); at !== -1; at = bytes.indexOf(0x0a, at + 1)) {
     if (at === start || bytes[at - 1] !== 0x0d) return true;
+  }
+  // A CR as the last byte may yet be followed by its LF.
+  for (
+    let at = bytes.indexOf(0x0d, start);
+    at !== -1 && at + 1 < bytes.byteLength;
+    at = bytes.indexOf(0x0d, at + 1)
+  ) {
+    if (bytes[at + 1] !== 0x0a) return true;
   }
   return false;
 }

@@ -42,6 +42,8 @@ const TARGET = /^[\x21-\x7e]+$/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the controls are what the check looks for.
 const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
 const SAFE_DIGITS = /^\d{1,15}$/;
+/** An absolute-form target: a scheme, then `:`. */
+const ABSOLUTE = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 
 /** Parses a request head: `text` runs from the request line to the last field line, without the blank line. */
 export function parseHead(text: string): RequestHead | HttpError {
@@ -56,7 +58,8 @@ export function parseHead(text: string): RequestHead | HttpError {
   }
   if (first === last) return new HttpError(400, 'Request line without an HTTP version');
   const target = requestLine.slice(first + 1, last);
-  if (!TARGET.test(target)) return new HttpError(400, 'Malformed request target');
+  if (!TARGET.test(target) || !targetForm(method, target))
+    return new HttpError(400, 'Malformed request target');
   const version = requestLine.slice(last + 1);
   let minor: number;
   if (version === 'HTTP/1.1') minor = 1;
@@ -79,6 +82,17 @@ export function parseHead(text: string): RequestHead | HttpError {
   return readFields(head, text, lineEnd === -1 ? text.length : lineEnd + 2);
 }
 
+/**
+ * The four forms of RFC 9112 §3.2: origin (`/path?q`), absolute (`http://host/path`), authority
+ * (`host:port`, CONNECT only) and asterisk (`*`, OPTIONS only, though any method reaches the kernel, which
+ * answers it). Anything else is a malformed request line, refused before routing, as node's parser does.
+ */
+function targetForm(method: string, target: string): boolean {
+  if (target.charCodeAt(0) === 0x2f || target === '*') return true;
+  if (method === 'CONNECT') return true;
+  return ABSOLUTE.test(target);
+}
+
 /** Reads the field lines from `start`, then checks what they say together. */
 function readFields(head: RequestHead, text: string, start: number): RequestHead | HttpError {
   let hosts = 0;
@@ -90,10 +104,8 @@ function readFields(head: RequestHead, text: string, start: number): RequestHead
     if (end === -1) end = text.length;
     const line = text.slice(at, end);
     at = end + 2;
-    const colon = line.indexOf(':');
-    // A line starting with whitespace is obsolete line folding (§5.2): its name is not a token either.
-    if (colon <= 0 || !TOKEN.test(line.slice(0, colon))) return new HttpError(400, 'Malformed header field');
-    if (CONTROL.test(line)) return new HttpError(400, 'Control character in a header field');
+    const colon = fieldColon(line);
+    if (colon === -1) return new HttpError(400, 'Malformed header field');
     const name = line.slice(0, colon).toLowerCase();
     const value = trimWhitespace(line, colon + 1);
     head.names.push(name);
@@ -114,6 +126,8 @@ function readFields(head: RequestHead, text: string, start: number): RequestHead
         readConnection(head, value);
         break;
       case 'expect':
+        // RFC 9110 §10.1.1: an expectation in an HTTP/1.0 request is ignored.
+        if (head.minor === 0) break;
         if (value.toLowerCase() !== '100-continue')
           return new HttpError(417, `Expectation ${JSON.stringify(value)} is not supported`);
         head.expectContinue = true;
@@ -123,6 +137,18 @@ function readFields(head: RequestHead, text: string, start: number): RequestHead
   if (hosts > 1) return new HttpError(400, 'More than one Host header');
   if (hosts === 0 && head.minor === 1) return new HttpError(400, 'Missing Host header');
   return checkFields(head, length, coding);
+}
+
+/**
+ * Where the colon of a field line is, or -1 when the line is no field line: its name must be a token (a
+ * line starting with whitespace is obsolete line folding, §5.2, and whitespace before the colon is
+ * refused by §5.1) and no control but HTAB may appear (a bare CR or LF is a control too). Trailer lines
+ * are checked the same way.
+ */
+export function fieldColon(line: string): number {
+  const colon = line.indexOf(':');
+  if (colon <= 0 || !TOKEN.test(line.slice(0, colon)) || CONTROL.test(line)) return -1;
+  return colon;
 }
 
 /** What Content-Length and Transfer-Encoding say together (RFC 9112 §6.1–§6.3). */

@@ -63,7 +63,10 @@ export class WireInput implements IncomingInput, HeaderSource {
     const body = this.body;
     if (body === null) return Promise.resolve(NO_BODY);
     this.reading = true;
-    this.#connection.bodyWanted(this);
-    return body.read(limit, this.head.framing === Framing.Length ? this.head.length : undefined);
+    const declared = this.head.framing === Framing.Length ? this.head.length : undefined;
+    const reading = body.read(limit, declared);
+    // A body refused by its declared length is not invited (no 100 Continue for a 413).
+    if (declared === undefined || declared <= limit) this.#connection.bodyWanted(this);
+    return reading;
   }
 }
