@@ -1,8 +1,8 @@
 /** The framework's public surface (re-exported by `ts/src/index.ts`). */
 
+export type { ArborServer, ServerOptions } from '../http/arbor-server.js';
 export type { Dispatch, OutgoingResponse } from '../http/dispatch.js';
 export type { FetchInfo } from '../http/fetch-adapter.js';
-export type { ArborServer, ServerOptions } from '../http/arbor-server.js';
 export { type AnyApplication, Application, route } from './application.js';
 export { DEFAULT_BODY_LIMIT } from './body.js';
 export type { CallSite } from './call-site.js';
