@@ -190,7 +190,9 @@ export function renderReport({ summaries, environment, settings }: ReportInput):
     '',
     '- Frameworks run with their defaults: Express computes a weak ETag and sends `X-Powered-By`; Fastify',
     '  has no logger and no response schema (plain `JSON.stringify`, as every other server); Hono uses its',
-    '  default router. The bare server is the ceiling: routing by a `switch`, nothing else.',
+    '  default router. The bare server is the ceiling of node:http: routing by a `switch`, nothing else.',
+    '- Arbor serves on its own HTTP/1.1 server (`node:net`, `ts/src/http/wire/`), its default; every other',
+    "  server, and \"Arbor on node:http\" (the same application with `server: 'node'`), on node:http's.",
     ...(github
       ? [
           '- GitHub table: Arbor routes in specificity order (SPEC §3.2), as find-my-way does under Fastify: in',
