@@ -2,7 +2,6 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts', 'ts/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Two cores: end-to-end suites start servers and browsers, keep parallelism modest.
@@ -10,7 +9,8 @@ export default defineConfig({
     // Installs Debian's chromium when missing (browser tests drive it with playwright-core).
     globalSetup: ['tests/browser/global-setup.ts'],
     projects: [
-      { extends: true, test: { name: 'arbor' } },
+      // Each project names its own files: an `include` set here would be merged into both projects' lists.
+      { extends: true, test: { name: 'arbor', include: ['tests/**/*.test.ts', 'ts/**/*.test.ts'] } },
       // The framework's suites again on node:http's server (`server: 'node'`): both servers answer alike.
       {
         extends: true,

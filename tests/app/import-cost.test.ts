@@ -5,16 +5,19 @@
  * it loaded.
  */
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ENTRY = resolve(import.meta.dirname, '../../ts/src/index.ts');
+const BUNDLE = resolve(import.meta.dirname, '../../dist/ts/src/bundle/index.js');
 const VALIDATION = resolve(import.meta.dirname, '../../ts/src/app/validation.ts');
 
-/** The built-in modules a fresh process has loaded after importing `specifier` (through tsx). */
-function loadedAfterImport(specifier: string): string[] {
+/** The built-in modules a fresh process has loaded after importing `specifier` (through tsx, unless told). */
+function loadedAfterImport(specifier: string, throughTsx = true): string[] {
   const script = `await import(${JSON.stringify(specifier)}); console.log(JSON.stringify(process.moduleLoadList));`;
-  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+  const loader = throughTsx ? ['--import', 'tsx'] : [];
+  const out = execFileSync(process.execPath, [...loader, '--input-type=module', '-e', script], {
     encoding: 'utf8',
   });
   return JSON.parse(out.trim().split('\n').at(-1) ?? '[]') as string[];
@@ -68,6 +71,25 @@ mark();`);
   it('the check sees undici when node:http is imported as a module', () => {
     expect(loadedAfterImport('node:http').some((m) => m.includes('undici'))).toBe(true);
   });
+
+  it('the check sees what the namespaces of node:fs and node:crypto load', () => {
+    expect(loadedAfterImport('node:fs').some((m) => m.includes('internal/fs/promises'))).toBe(true);
+    expect(loadedAfterImport('node:crypto').some((m) => m.includes('internal/crypto/webcrypto'))).toBe(true);
+  });
+
+  // The package's bundle, in a plain node (tsx's own loader reads both namespaces). `npm test` builds it first.
+  it.skipIf(!existsSync(BUNDLE) && process.env.ARBOR_REQUIRE_WASM !== '1')(
+    "the package's bundle builds no namespace of node:fs or node:crypto (builtins.ts)",
+    () => {
+      const loaded = loadedAfterImport(BUNDLE, false);
+      expect(loaded.some((m) => m.includes('http_parser'))).toBe(true);
+      // `fs.promises` (readline and the REPL's history with it), `crypto.webcrypto`: lazy exports nothing uses.
+      const lazy = loaded.filter((m) =>
+        /internal\/fs\/promises|internal\/readline|internal\/crypto\/webcrypto/.test(m),
+      );
+      expect(lazy).toEqual([]);
+    },
+  );
 
   it('importing the framework loads neither undici nor TLS', () => {
     const loaded = loadedAfterImport(ENTRY);

@@ -4,9 +4,17 @@
  * `import { STATUS_CODES } from 'node:http'` makes Node build the module's ESM namespace out of every
  * export, and reading `node:http`'s lazy exports (`WebSocket`, `CloseEvent`, `MessageEvent`) loads
  * undici and TLS: ~150 ms at every start of every process that imports Arbor (Node 24; `node:util`
- * ~30 ms), though nothing in Arbor uses them. `process.getBuiltinModule` returns the same exports object
- * as `require` does, without a namespace. Type-only imports (`import type … from 'node:http'`) are
- * erased and cost nothing.
+ * ~30 ms), though nothing in Arbor uses them. The same holds, on a smaller scale, for the others here:
+ * `node:fs`'s namespace reads `fs.promises` (which loads readline and the REPL's history), `node:crypto`'s
+ * reads `webcrypto`, and so on. `process.getBuiltinModule` returns the same exports object as `require`
+ * does, without a namespace. Type-only imports (`import type … from 'node:http'`) are erased and cost
+ * nothing; `node:path` and `node:url`, loaded by Node itself at start, are imported as usual.
  */
 export const http = process.getBuiltinModule('node:http');
 export const util = process.getBuiltinModule('node:util');
+export const fs = process.getBuiltinModule('node:fs');
+export const crypto = process.getBuiltinModule('node:crypto');
+export const zlib = process.getBuiltinModule('node:zlib');
+export const net = process.getBuiltinModule('node:net');
+export const nodeModule = process.getBuiltinModule('node:module');
+export const v8 = process.getBuiltinModule('node:v8');

@@ -11,7 +11,7 @@
  * new Application({ trustProxy: ['10.0.0.0/8', '::1'] }); // a load balancer's subnet
  * new Application({ trustProxy: 1 });                     // exactly one proxy in front, wherever it is
  */
-import { BlockList, isIP } from 'node:net';
+import { net } from '../builtins.js';
 
 /**
  * `true`: every hop (the leftmost entry is the client — only when nothing but the proxy can reach the
@@ -52,14 +52,14 @@ export function compileTrust(option: TrustProxy): Trust {
   const key = typeof option === 'string' ? option : option.join(',');
   const known = compiledStrings.get(key);
   if (known !== undefined) return known;
-  const list = new BlockList();
+  const list = new net.BlockList();
   const entries = key
     .split(',')
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '');
   for (const entry of entries.flatMap((entry) => NAMED[entry] ?? [entry])) {
     const [address = '', bits] = entry.split('/');
-    const family = isIP(address);
+    const family = net.isIP(address);
     if (family === 0)
       throw new TypeError(`trustProxy: ${JSON.stringify(entry)} is not an address, a subnet or a name`);
     const type = family === 4 ? 'ipv4' : 'ipv6';
@@ -73,7 +73,7 @@ export function compileTrust(option: TrustProxy): Trust {
   }
   const trust: Trust = (address) => {
     const plain = normalise(address);
-    const family = isIP(plain);
+    const family = net.isIP(plain);
     return family !== 0 && list.check(plain, family === 4 ? 'ipv4' : 'ipv6');
   };
   compiledStrings.set(key, trust);
@@ -101,7 +101,7 @@ export function clientAddress(
   for (let hop = 0; hop < hops.length; hop++) {
     if (!trust(client, hop)) return client;
     const next = normalise((hops[hops.length - 1 - hop] as string).trim());
-    if (isIP(next) === 0) return client;
+    if (net.isIP(next) === 0) return client;
     client = next;
   }
   return client;

@@ -11,8 +11,8 @@
  * const app = new Application({ validate: true });            // every annotated route
  * app.post('/tasks', store).validate({ responses: 'throw' }); // or one route, responses too
  */
-import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
+import { nodeModule } from '../builtins.js';
 import type { ParamInfo } from '../engine/engine.js';
 import {
   type CheckedLocation,
@@ -109,7 +109,7 @@ export interface RouteValidation {
  * ajv, loaded when the first route's checks are compiled: loading it takes ~40 ms, which an application
  * that validates nothing (or a start that has not reached its first validated request) need not pay.
  */
-const requireModule = createRequire(import.meta.url);
+const requireModule = nodeModule.createRequire(import.meta.url);
 let ajvModule: typeof import('ajv') | undefined;
 function newAjv(options: Options): Ajv {
   ajvModule ??= requireModule('ajv') as typeof import('ajv');

@@ -10,7 +10,7 @@
  * corrupt, another format or Arbor version — warns once and returns `null`: the application compiles the
  * routes it was given. Stale routes are never served.
  */
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { fs } from '../builtins.js';
 import type { RouteShape } from '../engine/engine.js';
 import type { AnnotationSet } from '../openapi/types.js';
 import { Router } from '../router.js';
@@ -206,7 +206,7 @@ export class RouteCacheBoot {
    * corrupt annotations section is found: warned about like any corrupt cache. */
   #annotations(fingerprint: string): AnnotationSet | null {
     try {
-      const cache = decodeCache(readFileSync(this.file));
+      const cache = decodeCache(fs.readFileSync(this.file));
       return cache.header.fingerprint === fingerprint
         ? parseSection<AnnotationSet | null>(cache.annotations)
         : null;
@@ -220,14 +220,14 @@ export class RouteCacheBoot {
 
 /** The header and the snapshot of the cache file, the rest of it left unread (see `decodeCacheStart`). */
 function readStart(file: string): DecodedCacheStart {
-  const fd = openSync(file, 'r');
+  const fd = fs.openSync(file, 'r');
   try {
-    const size = fstatSync(fd).size;
+    const size = fs.fstatSync(fd).size;
     const read = (position: number, length: number): Buffer => {
       const buffer = Buffer.allocUnsafe(Math.max(0, Math.min(length, size - position)));
       let done = 0;
       while (done < buffer.length) {
-        const n = readSync(fd, buffer, done, buffer.length - done, position + done);
+        const n = fs.readSync(fd, buffer, done, buffer.length - done, position + done);
         if (n === 0) break; // the file shrank while being read: the checks see a short section
         done += n;
       }
@@ -235,7 +235,7 @@ function readStart(file: string): DecodedCacheStart {
     };
     return decodeCacheStart(read, size);
   } finally {
-    closeSync(fd);
+    fs.closeSync(fd);
   }
 }
 

@@ -13,8 +13,7 @@
  * Any other route, and every route of a file that failed a check, captures its own. So a start whose
  * routes turn out to differ from the cache (stale) still has an exact call site for every route.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { crypto, fs } from '../builtins.js';
 import { normaliseMethods, type RouteKey } from './fingerprint.js';
 import type { RegistrationIndex } from './format.js';
 
@@ -135,7 +134,7 @@ export class ExpectedRoutes {
 /** SHA-1 (hex) of a file's bytes, or `null` when it cannot be read. */
 export function fileDigest(file: string): string | null {
   try {
-    return createHash('sha1').update(readFileSync(file)).digest('hex');
+    return crypto.createHash('sha1').update(fs.readFileSync(file)).digest('hex');
   } catch {
     return null;
   }

@@ -6,7 +6,7 @@
  * Middleware, handlers and bindings are deliberately left out: they stay in JavaScript, are re-created by
  * every start, and do not change the compiled table.
  */
-import { createHash } from 'node:crypto';
+import { crypto } from '../builtins.js';
 import type { Order } from '../engine/engine.js';
 
 /** What identifies one route to the compiled table. */
@@ -43,7 +43,8 @@ export function fingerprint(routes: readonly RouteKey[], options: TableOptions):
   const lines = routes.map(
     (route) => `${JSON.stringify([normaliseMethods(route.methods), route.pattern, route.name])}\n`,
   );
-  return createHash('sha256')
+  return crypto
+    .createHash('sha256')
     .update(`${JSON.stringify(options)}${lines.join('')}`)
     .digest('hex');
 }

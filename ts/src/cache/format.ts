@@ -16,7 +16,7 @@
  * only them ({@link decodeCacheStart}: the other two sections are more than a third of a large file); the
  * route list and the annotations are read and checked when asked for (the docs routes, tooling).
  */
-import { crc32 } from 'node:zlib';
+import { zlib } from '../builtins.js';
 import type { AnnotationSet } from '../openapi/types.js';
 import type { TableOptions } from './fingerprint.js';
 
@@ -97,7 +97,7 @@ export function encodeCache(
     ...meta,
     routeCount: contents.routes.length,
     sections: [sections[0].length, sections[1].length, sections[2].length],
-    crc32: [crc32(sections[0]), crc32(sections[1]), crc32(sections[2])],
+    crc32: [zlib.crc32(sections[0]), zlib.crc32(sections[1]), zlib.crc32(sections[2])],
   };
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
   const preamble = Buffer.alloc(PREAMBLE);
@@ -205,6 +205,6 @@ function checkSize(header: CacheHeader, bodyStart: number, size: number): void {
 const SECTION_NAMES = ['snapshot', 'route list', 'annotations'] as const;
 
 function checkSection(header: CacheHeader, index: number, section: Uint8Array): void {
-  if (crc32(section) !== header.crc32[index])
+  if (zlib.crc32(section) !== header.crc32[index])
     throw new CacheFormatError('corrupt', `checksum mismatch (${SECTION_NAMES[index]})`);
 }

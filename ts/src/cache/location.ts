@@ -8,8 +8,8 @@
  * The project directory rather than the entry's own directory, because a project often has several
  * entries (`src/server.ts` in development, `dist/server.js` in production) that must share one cache.
  */
-import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { fs } from '../builtins.js';
 
 export const CACHE_ENV = 'ARBOR_ROUTE_CACHE';
 export const DEFAULT_CACHE_DIR = '.arbor';
@@ -21,7 +21,7 @@ export const OFF: ReadonlySet<string> = new Set(['off', 'false', '0', 'none']);
 /** The nearest directory at or above `start` that holds a `package.json`, else `start`. */
 export function projectRoot(start: string): string {
   for (let dir = resolve(start); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (fs.existsSync(join(dir, 'package.json'))) return dir;
     if (dirname(dir) === dir) return resolve(start);
   }
 }

@@ -2,9 +2,9 @@
  * Arbor's own version (from its `package.json`), stored in the cache so a cache written by another Arbor
  * is recompiled rather than trusted: the snapshot format and route semantics may differ between versions.
  */
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fs } from '../builtins.js';
 
 let cached: string | undefined;
 
@@ -14,7 +14,7 @@ export function arborVersion(): string {
   cached = 'unknown';
   for (let dir = dirname(fileURLToPath(import.meta.url)); dirname(dir) !== dir; dir = dirname(dir)) {
     try {
-      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+      const manifest = JSON.parse(fs.readFileSync(join(dir, 'package.json'), 'utf8')) as {
         name?: string;
         version?: string;
       };

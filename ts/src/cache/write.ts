@@ -2,8 +2,8 @@
  * The writing side of the route cache (`arbor route:cache`): takes a freshly compiled application and
  * stores its snapshot, route list and annotations, with the fingerprint start-up compares against.
  */
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { fs } from '../builtins.js';
 import type { Order } from '../engine/engine.js';
 import { readAnnotations } from '../openapi/annotations.js';
 import type { AnnotationSet, RegisteredRoute } from '../openapi/types.js';
@@ -60,13 +60,13 @@ export function buildRouteCache(app: CacheSource, options: BuildOptions = {}): B
 
 /** Writes atomically (temporary file + rename), so a starting process never reads half a cache. */
 export function writeCacheFile(file: string, bytes: Uint8Array): void {
-  mkdirSync(dirname(file), { recursive: true });
+  fs.mkdirSync(dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
   try {
-    writeFileSync(temporary, bytes);
-    renameSync(temporary, file);
+    fs.writeFileSync(temporary, bytes);
+    fs.renameSync(temporary, file);
   } catch (error) {
-    rmSync(temporary, { force: true });
+    fs.rmSync(temporary, { force: true });
     throw error;
   }
 }
@@ -74,7 +74,7 @@ export function writeCacheFile(file: string, bytes: Uint8Array): void {
 /** Removes the cache file; `false` when there was none. */
 export function removeCacheFile(file: string): boolean {
   try {
-    rmSync(file);
+    fs.rmSync(file);
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;

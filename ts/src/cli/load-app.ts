@@ -9,11 +9,11 @@
  * The application is the module's default export, else its `app` export, else the application that last
  * called `run()` (else was created) in this process — so an entry that only calls `app.run()` works too.
  */
-import { existsSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { registeredApplication } from '../app/registry.js';
 import type { RegisteredRoute } from '../app/route.js';
+import { fs } from '../builtins.js';
 import { CACHE_ENV } from '../cache/location.js';
 import type { Order } from '../engine/engine.js';
 import type { ExportOptions, OpenApiConfig } from '../openapi/types.js';
@@ -49,7 +49,7 @@ export function resolveEntry(option: string | undefined, cwd = process.cwd(), en
   const given = option ?? env.ARBOR_APP;
   if (given !== undefined && given !== '') {
     const file = resolve(cwd, given);
-    if (!existsSync(file)) {
+    if (!fs.existsSync(file)) {
       throw usageError(
         `application entry not found: ${file}${option === undefined ? ' (from ARBOR_APP)' : ''}`,
       );
@@ -58,7 +58,7 @@ export function resolveEntry(option: string | undefined, cwd = process.cwd(), en
   }
   for (const candidate of ENTRY_CANDIDATES) {
     const file = resolve(cwd, candidate);
-    if (existsSync(file)) return file;
+    if (fs.existsSync(file)) return file;
   }
   throw usageError(
     `no application entry found in ${cwd}: pass --app <file> or set ARBOR_APP (looked for ${BASES.join(', ')} with ${EXTENSIONS.join(' ')})`,

@@ -11,7 +11,7 @@
  * `ARBOR_V8_TIERING=off` leaves V8's defaults alone. `v8.setFlagsFromString` prints an error on stderr
  * for a flag the running V8 does not know, so each flag is listed with the V8 versions that know it.
  */
-import { setFlagsFromString } from 'node:v8';
+import { v8 } from '../builtins.js';
 
 interface TieringFlag {
   flag: string;
@@ -37,5 +37,5 @@ export function tieringFlags(v8Version: string): string[] {
 /** Sets {@link tieringFlags} for the running V8, unless `ARBOR_V8_TIERING=off`. */
 export function applyTieringFlags(): void {
   if (process.env.ARBOR_V8_TIERING === 'off') return;
-  for (const flag of tieringFlags(process.versions.v8)) setFlagsFromString(flag);
+  for (const flag of tieringFlags(process.versions.v8)) v8.setFlagsFromString(flag);
 }

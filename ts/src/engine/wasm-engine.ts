@@ -9,7 +9,7 @@
  * hence also string indices: a path with non-ASCII characters is percent-encoded first (SPEC §3.1), and
  * `matchedPath` is that encoded string.
  */
-import { createRequire } from 'node:module';
+import { nodeModule } from '../builtins.js';
 import { RouteError, type RouteErrorCode } from '../errors.js';
 import {
   type Engine,
@@ -63,7 +63,9 @@ declare global {
 applyTieringFlags();
 // Through `../engine/`, not `./`: the package runs this module bundled one directory beside `engine/`
 // (scripts/bundle.mjs), and the path must hold from both places.
-const bindings = createRequire(import.meta.url)('../engine/wasm-pkg/arbor_wasm.js') as WasmBindings;
+const bindings = nodeModule.createRequire(import.meta.url)(
+  '../engine/wasm-pkg/arbor_wasm.js',
+) as WasmBindings;
 const memory = bindings.wasm_memory();
 
 /** Up to this length a `charCodeAt` loop beats the native write (docs/PERFORMANCE.md, "The crossing"). */

@@ -2,9 +2,9 @@
  * Source files read once per process: their lines and doc blocks, each block parsed at most once (so its
  * diagnostics are reported once however many routes look at it).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fs } from '../builtins.js';
 import { type DocBlock, findDocBlocks } from './comments.js';
 import { type ParsedBlock, parseBlock } from './tags.js';
 
@@ -28,7 +28,7 @@ export function sourceFile(file: string): SourceFile | Error {
   let entry = files.get(path);
   if (entry === undefined) {
     try {
-      const text = readFileSync(path, 'utf8');
+      const text = fs.readFileSync(path, 'utf8');
       entry = { file: path, lines: text.split(/\r?\n/), blocks: findDocBlocks(text) };
     } catch (error) {
       entry = error instanceof Error ? error : new Error(String(error));
@@ -53,18 +53,18 @@ const SOURCE_EXTENSIONS = /\.(?:[cm]?[jt]s|tsx|jsx)$/;
 export function expandSources(entries: readonly string[]): string[] {
   const out: string[] = [];
   const visit = (path: string) => {
-    let stat: ReturnType<typeof statSync>;
+    let stat: ReturnType<typeof fs.statSync>;
     try {
-      stat = statSync(path);
+      stat = fs.statSync(path);
     } catch {
       out.push(path); // reported as unreadable by the caller
       return;
     }
     if (stat.isDirectory()) {
-      for (const name of readdirSync(path).sort()) {
+      for (const name of fs.readdirSync(path).sort()) {
         if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
         const child = join(path, name);
-        if (statSync(child).isDirectory() || SOURCE_EXTENSIONS.test(name)) visit(child);
+        if (fs.statSync(child).isDirectory() || SOURCE_EXTENSIONS.test(name)) visit(child);
       }
     } else {
       out.push(path);

@@ -15,10 +15,9 @@
  * the whole document to validator.swagger.io) and `queryConfigEnabled: false` (so `?url=` cannot point the
  * page at another document). Swagger UI has no analytics of its own at run time.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fs, nodeModule } from '../builtins.js';
 import { escapeHtml } from './html.js';
 
 /** The copy `npm pack` puts beside the compiled module (absent from the sources). Reached through
@@ -30,12 +29,12 @@ let resolvedDir: string | undefined;
 /** The directory holding Swagger UI's files: the packaged copy, else the installed `swagger-ui-dist`. */
 export function swaggerUiDir(): string {
   if (resolvedDir !== undefined) return resolvedDir;
-  if (existsSync(join(VENDORED_DIR, 'package.json'))) {
+  if (fs.existsSync(join(VENDORED_DIR, 'package.json'))) {
     resolvedDir = VENDORED_DIR;
     return resolvedDir;
   }
   try {
-    resolvedDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+    resolvedDir = dirname(nodeModule.createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   } catch (error) {
     throw new Error(
       `Swagger UI's files are missing: neither ${VENDORED_DIR} (made by npm pack) nor the swagger-ui-dist package was found`,
@@ -47,7 +46,7 @@ export function swaggerUiDir(): string {
 
 /** The Swagger UI version served (shown in docs and tests). */
 export function swaggerUiVersion(): string {
-  return (JSON.parse(readFileSync(join(swaggerUiDir(), 'package.json'), 'utf8')) as { version: string })
+  return (JSON.parse(fs.readFileSync(join(swaggerUiDir(), 'package.json'), 'utf8')) as { version: string })
     .version;
 }
 
@@ -69,7 +68,7 @@ const assetCache = new Map<UiAsset, string>();
 export function uiAsset(name: UiAsset): string {
   let text = assetCache.get(name);
   if (text === undefined) {
-    text = withoutSourceMap(readFileSync(join(swaggerUiDir(), name), 'utf8'));
+    text = withoutSourceMap(fs.readFileSync(join(swaggerUiDir(), name), 'utf8'));
     assetCache.set(name, text);
   }
   return text;

@@ -18,8 +18,8 @@
  * const store = new RedisRateLimitStore({ client: new Redis(process.env.REDIS_URL) });
  * app.get('/search', search).middleware(throttle({ max: 60, minutes: 1, store }));
  */
-import { createHash } from 'node:crypto';
 import type { RateLimitHit, RateLimitStore } from '../app/throttle.js';
+import { crypto } from '../builtins.js';
 
 /**
  * The commands the store sends. An ioredis `Redis` (or `Cluster`) has them; declared here rather than
@@ -50,7 +50,7 @@ if count == 1 or ttl < 0 then
 end
 return { count, ttl }
 `;
-const HIT_SHA = createHash('sha1').update(HIT_SCRIPT).digest('hex');
+const HIT_SHA = crypto.createHash('sha1').update(HIT_SCRIPT).digest('hex');
 
 /** Thrown by {@link RedisRateLimitStore.fromUrl} when the optional peer dependency is not installed. */
 export class MissingPeerDependencyError extends Error {

@@ -4,9 +4,9 @@
  * Export options come from the entry's `openapiOptions` export when it has one (security schemes, extra
  * sources, tag descriptions — what the app passes to `mountDocs`), so the file matches the served document.
  */
-import { writeFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { stringify } from 'yaml';
+import { fs } from '../../builtins.js';
 import { exportWithDiagnostics } from '../../openapi/exporter.js';
 import type { OpenApiVersion } from '../../openapi/types.js';
 import { CliError, usageError } from '../errors.js';
@@ -59,7 +59,7 @@ export async function openapiExport(options: ExportCommandOptions): Promise<void
   }
   const file = resolve(options.output);
   try {
-    writeFileSync(file, text);
+    fs.writeFileSync(file, text);
   } catch (error) {
     throw new CliError(`cannot write ${file}: ${(error as Error).message}`, undefined, { cause: error });
   }

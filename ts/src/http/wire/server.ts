@@ -4,7 +4,8 @@
  * answer in one socket write, without node:http's per-request `IncomingMessage` and `ServerResponse`
  * streams; docs/FRAMEWORK.md ("The server") says what it does and does not do (no TLS, no upgrades).
  */
-import { createServer, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { net } from '../../builtins.js';
 import { type ArborServer, type ServerOptions, serverLimits } from '../arbor-server.js';
 import type { Dispatch, TransportLogger } from '../dispatch.js';
 import { WireConnection, type WireSettings } from './connection.js';
@@ -23,7 +24,7 @@ export function createWireServer(
     closing: false,
   };
   const connections = new Set<WireConnection>();
-  const server = createServer(
+  const server = net.createServer(
     // Half-open: a client may send its request and end its side; the answer still goes out (as node:http).
     { allowHalfOpen: true, noDelay: true },
     (socket: Socket) => {
