@@ -11,9 +11,9 @@ import type { Socket } from 'node:net';
 import type { Dispatch, OutgoingResponse, TransportLogger } from '../dispatch.js';
 import { errorBody, HttpError } from '../errors.js';
 import { ChunkedBody, type IncomingBody, LengthBody } from './body.js';
-import { Framing, parseHead, type RequestHead } from './head.js';
+import { bareLineBreak, Framing, parseHead, type RequestHead } from './head.js';
 import { type BodyRequester, WireInput } from './input.js';
-import { type HttpDate, writeResponse } from './writer.js';
+import { errorAnswer, type HttpDate, writeResponse } from './writer.js';
 
 /** What every connection of one server shares. */
 export interface WireSettings {
@@ -327,30 +327,4 @@ export class WireConnection implements BodyRequester {
       this.socket.resume();
     }
   }
-}
-
-/** Whether an LF without a CR before it, or a CR followed by anything but LF, is among `bytes` from `start`. */
-function bareLineBreak(bytes: Buffer, start: number): boolean {
-  for (let at = bytes.indexOf(0x0a, start); at !== -1; at = bytes.indexOf(0x0a, at + 1)) {
-    if (at === start || bytes[at - 1] !== 0x0d) return true;
-  }
-  // A CR as the last byte may yet be followed by its LF.
-  for (
-    let at = bytes.indexOf(0x0d, start);
-    at !== -1 && at + 1 < bytes.byteLength;
-    at = bytes.indexOf(0x0d, at + 1)
-  ) {
-    if (bytes[at + 1] !== 0x0a) return true;
-  }
-  return false;
-}
-
-/** A fixed JSON error answer, for the connection's own refusals. */
-function errorAnswer(status: number, json: string): OutgoingResponse {
-  return {
-    getStatus: () => status,
-    getHeaders: () => ({ 'Content-Type': 'application/json; charset=utf-8' }),
-    headerList: () => ['Content-Type', 'application/json; charset=utf-8'],
-    getBody: () => json,
-  };
 }

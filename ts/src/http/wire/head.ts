@@ -198,3 +198,19 @@ function trimWhitespace(line: string, from: number): string {
 function isWhitespace(code: number): boolean {
   return code === 0x20 || code === 0x09;
 }
+
+/** Whether an LF without a CR before it, or a CR followed by anything but LF, is among `bytes` from `start`. */
+export function bareLineBreak(bytes: Buffer, start: number): boolean {
+  for (let at = bytes.indexOf(0x0a, start); at !== -1; at = bytes.indexOf(0x0a, at + 1)) {
+    if (at === start || bytes[at - 1] !== 0x0d) return true;
+  }
+  // A CR as the last byte may yet be followed by its LF.
+  for (
+    let at = bytes.indexOf(0x0d, start);
+    at !== -1 && at + 1 < bytes.byteLength;
+    at = bytes.indexOf(0x0d, at + 1)
+  ) {
+    if (bytes[at + 1] !== 0x0a) return true;
+  }
+  return false;
+}

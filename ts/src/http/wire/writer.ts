@@ -95,3 +95,13 @@ export class HttpDate {
     return this.#value;
   }
 }
+
+/** A fixed JSON error answer, for the connection's own refusals. */
+export function errorAnswer(status: number, json: string): OutgoingResponse {
+  return {
+    getStatus: () => status,
+    getHeaders: () => ({ 'Content-Type': 'application/json; charset=utf-8' }),
+    headerList: () => ['Content-Type', 'application/json; charset=utf-8'],
+    getBody: () => json,
+  };
+}
