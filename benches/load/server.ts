@@ -12,6 +12,7 @@
  * Request log lines and `run()`'s banner are dropped (they would cost more than the requests);
  * errors the application logs are counted and the first few printed.
  */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Logger } from '../../ts/src/app/index.js';
 
 interface Command {
@@ -34,7 +35,9 @@ process.env.ARBOR_NO_LISTEN = '1';
 const { createDemoApp } = await import('../../ts/examples/server.js');
 delete process.env.ARBOR_NO_LISTEN;
 
-const app = createDemoApp({ port: 0, host: '127.0.0.1', logger });
+// `ARBOR_LOAD_SERVER=node` (soak.ts --server node): the same application on node:http's server.
+const serverChoice = process.env.ARBOR_LOAD_SERVER === 'node' ? { server: 'node' as const } : {};
+const app = createDemoApp({ port: 0, host: '127.0.0.1', logger, ...serverChoice });
 let slowInFlight = 0;
 app.get('/__load/slow', async (req, res) => {
   const ms = Math.min(Number(req.query('ms', '1000')) || 0, 30_000);
@@ -47,24 +50,39 @@ app.get('/__load/slow', async (req, res) => {
   return res.json({ slept: ms, padding: 'x'.repeat(4096) });
 });
 
-const counters = { received: 0, answered: 0, aborted: 0 };
+/** `aborted`: responses closed before they were complete, which only node:http's server tells. */
+const counters: { received: number; answered: number; aborted: number | null } = {
+  received: 0,
+  answered: 0,
+  aborted: serverChoice.server === 'node' ? 0 : null,
+};
 let tracking = false;
 const receivedIds: number[] = [];
 const answeredIds: number[] = [];
 
-const server = app.run();
-server.on('request', (req, res) => {
+// The requests the application received and answered, by the id the runner sends: counted by a global
+// middleware, so alike on either server (a request refused before routing, malformed or too long, is not
+// counted; none of the tracked ones is).
+app.middleware(async (req, next) => {
   counters.received++;
-  const id = tracking ? Number(req.headers['x-load-id']) : Number.NaN;
+  const id = tracking ? Number(req.header('x-load-id')) : Number.NaN;
   if (!Number.isNaN(id)) receivedIds.push(id);
-  res.on('finish', () => {
+  try {
+    return await next.handle(req);
+  } finally {
     counters.answered++;
     if (!Number.isNaN(id)) answeredIds.push(id);
-  });
-  res.on('close', () => {
-    if (!res.writableFinished) counters.aborted++;
-  });
+  }
 });
+
+const server = app.run();
+if (server instanceof http.Server) {
+  server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+    res.on('close', () => {
+      if (!res.writableFinished && counters.aborted !== null) counters.aborted++;
+    });
+  });
+}
 
 const memory = () => ({ type: 'memory', usage: process.memoryUsage(), at: Date.now() });
 

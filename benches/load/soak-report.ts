@@ -102,7 +102,8 @@ export interface SoakResult {
   samples: MemorySample[];
   memory: MemoryAnalysis;
   loggedErrors: number;
-  abortedResponses: number;
+  /** Responses closed before they were complete; `null` on Arbor's server, which does not tell. */
+  abortedResponses: number | null;
 }
 
 export interface ShutdownResult {
@@ -141,6 +142,8 @@ export interface SoakReportInput {
     slow: number;
     slowMs: number;
     seed: number;
+    /** The server `run()` started: Arbor's own, or node:http's (`server: 'node'`). */
+    server: 'arbor' | 'node';
   };
   environment: Environment;
   soak: SoakResult;
@@ -219,7 +222,10 @@ export function renderSoakReport({ settings, environment, soak, shutdown }: Soak
     '',
     '- Server: the reference server (`ts/examples/server.ts`: tasks + products, logging and CORS middleware)',
     '  built by its own factory and started with `run()` in a child process (`benches/load/server.ts`), plus one',
-    '  test route `GET /__load/slow`. Request log lines are discarded.',
+    '  test route `GET /__load/slow`. Request log lines are discarded. ' +
+      (settings.server === 'node'
+        ? "On node:http's server (`server: 'node'`, `--server node`)."
+        : "On Arbor's own HTTP/1.1 server (the default; `--server node` for node:http's)."),
     `- Load: ${settings.concurrency} concurrent keep-alive workers in another process for ${soak.seconds.toFixed(1)} s ` +
       `(warm-up ${settings.warmup} s), seed ${settings.seed}; mixed methods over thousands of distinct paths, about a`,
     '  quarter of them bad on purpose (unknown ids and paths, 405, malformed JSON, missing fields, no token,',
@@ -235,7 +241,7 @@ export function renderSoakReport({ settings, environment, soak, shutdown }: Soak
       `max ${max(soak.latencies).toFixed(0)} ms.`,
     `- Not as expected: ${wrong} answers, ${errors} connection-level failures (${oversizedErrors} on oversized bodies), ` +
       `${soak.loggedErrors} errors logged by the ` +
-      `application, ${soak.abortedResponses} responses closed before they were complete (413s that close the connection included).`,
+      `application, ${soak.abortedResponses === null ? "responses closed before they were complete not counted (Arbor's server does not tell; the client-side check of complete bodies above stands for it)" : `${soak.abortedResponses} responses closed before they were complete (413s that close the connection included)`}.`,
     '',
     '| Request kind | sent | as expected | unexpected statuses (negative: truncated body) |',
     '|---|--:|--:|---|',

@@ -12,7 +12,8 @@
  *
  *   node --import tsx benches/load/soak.ts [--duration 60] [--concurrency 32] [--warmup 10]
  *        [--slow 16] [--slow-ms 1500] [--gc-every 15] [--no-shutdown] [--seed 1] [--out benches/results]
- *        [--node PATH]
+ *        [--node PATH] [--server arbor|node]
+ *   --server node: the same application on node:http's server (`server: 'node'`) instead of Arbor's own.
  *
  * Writes `soak.md` and `soak.svg` to `--out`; exits with 1 when any check fails.
  */
@@ -51,6 +52,7 @@ const { values: args } = parseArgs({
     seed: { type: 'string', default: '1' },
     out: { type: 'string', default: join(root, 'benches', 'results') },
     node: { type: 'string', default: process.execPath },
+    server: { type: 'string', default: 'arbor' },
   },
 });
 const number = (name: string, text: string | undefined): number => {
@@ -71,7 +73,10 @@ const settings = {
   gcEvery: number('gc-every', args['gc-every']),
   shutdown: !args['no-shutdown'],
   seed: Math.floor(number('seed', args.seed)),
+  server: args.server === 'node' ? ('node' as const) : ('arbor' as const),
 };
+if (args.server !== 'arbor' && args.server !== 'node')
+  throw new Error(`--server must be arbor or node, got ${args.server}`);
 
 /** Request/response over the IPC channel, one at a time (replies are matched by type). */
 class ServerHandle {
@@ -217,7 +222,7 @@ async function soakPhase(server: ServerHandle, target: Target) {
   clearTimeout(warmupTimer);
   clearInterval(checkpointTimer);
   await checkpoint();
-  const counters = await server.ask<{ loggedErrors: number; aborted: number }>('counters', 'counters');
+  const counters = await server.ask<{ loggedErrors: number; aborted: number | null }>('counters', 'counters');
   const result: SoakResult = {
     seconds,
     byKind: tally.byKind,
@@ -350,7 +355,7 @@ async function main(): Promise<void> {
   const child = spawn(args.node, ['--expose-gc', '--import', 'tsx', join(here, 'server.ts')], {
     cwd: root,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, NODE_ENV: 'production' },
+    env: { ...process.env, NODE_ENV: 'production', ARBOR_LOAD_SERVER: args.server },
   });
   const server = new ServerHandle(child);
   try {

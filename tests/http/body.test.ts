@@ -30,8 +30,11 @@ describe('Content-Length', () => {
     expect(Buffer.from(await body.read(100, 5)).toString()).toBe('hello');
   });
 
-  test('a declared length over the limit is refused before anything arrives', async () => {
-    await expect(new LengthBody(10).read(5, 10)).rejects.toMatchObject({ status: 413 });
+  test('a declared length over the limit is refused before anything arrives, and what arrives is dropped', async () => {
+    const body = new LengthBody(10);
+    await expect(body.read(5, 10)).rejects.toMatchObject({ status: 413 });
+    body.feed(Buffer.from('0123456789'), 0);
+    expect(body.buffered).toBe(0);
   });
 
   test('a body still arriving is read once whole; a client that leaves makes it 499', async () => {

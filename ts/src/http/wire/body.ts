@@ -59,7 +59,9 @@ export abstract class IncomingBody {
   /** The whole body, once it has arrived: rejected with 413 past `limit` bytes. */
   read(limit: number, declared: number | undefined): Promise<Uint8Array> {
     if (this.#failure !== null) return Promise.reject(this.#failure);
-    if (declared !== undefined && declared > limit) return Promise.reject(tooLarge(limit));
+    // Refused by its declared length: what arrives of it is dropped, not kept (an upload of many MiB would
+    // otherwise pile up until its answer is written).
+    if (declared !== undefined && declared > limit) return Promise.reject(this.#fail(tooLarge(limit)));
     this.#limit = limit;
     if (this.#total > limit) return Promise.reject(this.#fail(tooLarge(limit)));
     if (this.complete) return Promise.resolve(this.#take());
