@@ -125,20 +125,25 @@ function inspect(req: IncomingMessage): HttpError | typeof BODY | typeof NO_BODY
   return length !== undefined && length !== '0' ? BODY : NO_BODY;
 }
 
+/** A request refused before routing: its JSON error, and the connection closes after it. */
+export function refuse(res: ServerResponse, error: HttpError): void {
+  const body = JSON.stringify(errorBody(error.status, error.message));
+  res.writeHead(error.status, [
+    'Content-Type',
+    'application/json; charset=utf-8',
+    'Content-Length',
+    String(Buffer.byteLength(body)),
+    'Connection',
+    'close',
+  ]);
+  res.end(body);
+}
+
 export function createNodeListener(dispatch: Dispatch, logger: Logger): RequestListener {
   return (req, res) => {
     const inspected = inspect(req);
     if (inspected instanceof HttpError) {
-      const body = JSON.stringify(errorBody(inspected.status, inspected.message));
-      res.writeHead(inspected.status, [
-        'Content-Type',
-        'application/json; charset=utf-8',
-        'Content-Length',
-        String(Buffer.byteLength(body)),
-        'Connection',
-        'close',
-      ]);
-      res.end(body);
+      refuse(res, inspected);
       return;
     }
     const input = new NodeInput(req, inspected === BODY);

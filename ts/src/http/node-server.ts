@@ -11,7 +11,8 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'n
 import type { Socket } from 'node:net';
 import { http } from '../builtins.js';
 import { type ArborServer, type ServerOptions, serverLimits } from './arbor-server.js';
-import { errorBody } from './errors.js';
+import { errorBody, HttpError } from './errors.js';
+import { refuse } from './node-listener.js';
 
 /** node:http parser errors → status (anything else: 400). */
 const PARSER_STATUS: Record<string, number> = {
@@ -103,16 +104,7 @@ export function createNodeServer(listener: RequestListener, options: ServerOptio
   // An expectation other than 100-continue (RFC 9110 §10.1.1): 417 with the JSON error body, and the
   // connection closes, as for every request refused before routing; node's default is an empty 417.
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
-    const body = JSON.stringify(errorBody(417));
-    res.writeHead(417, [
-      'Content-Type',
-      'application/json; charset=utf-8',
-      'Content-Length',
-      String(Buffer.byteLength(body)),
-      'Connection',
-      'close',
-    ]);
-    res.end(body);
+    refuse(res, new HttpError(417));
   });
 
   // CONNECT is routed like any other method (405 with `Allow` on a known path, SPEC §4) instead of node's

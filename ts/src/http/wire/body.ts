@@ -6,12 +6,11 @@
  */
 import { clientAborted, tooLarge } from '../body-stream.js';
 import { HttpError } from '../errors.js';
-import { fieldColon } from './head.js';
+import { fieldColon, TOKEN_CHARS as TOKEN } from './head.js';
 
 /** Longest chunk-size line (size, extensions) and trailer section accepted: RFC 9112 §7.1.1 sets none. */
 const MAX_CHUNK_LINE = 4096;
 const MAX_TRAILERS = 16 * 1024;
-const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 /** `"…"` with backslash escapes, visible ASCII, spaces, tabs and obs-text (RFC 9110 §5.6.4). */
 const QUOTED = '"(?:[\\t \\x21\\x23-\\x5b\\x5d-\\x7e\\x80-\\xff]|\\\\[\\t \\x21-\\x7e\\x80-\\xff])*"';
 /**

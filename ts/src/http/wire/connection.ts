@@ -47,7 +47,7 @@ export class WireConnection implements BodyRequester {
   #waitingDrain = false;
   /** When the head now arriving began to (0: none is). */
   #headSince = 0;
-  /** When the request being served began: its body's deadline counts from here. */
+  /** When the request being served began, if it has a body: the body's deadline counts from here. */
   #requestSince = 0;
   /** When the connection last owed nothing, and whether it has answered a request yet. */
   #idleSince: number;
@@ -166,13 +166,14 @@ export class WireConnection implements BodyRequester {
   }
 
   #serve(head: RequestHead): void {
-    this.#requestSince = Date.now();
     const body: IncomingBody | null =
       head.framing === Framing.None
         ? null
         : head.framing === Framing.Length
           ? new LengthBody(head.length)
           : new ChunkedBody();
+    // Only a body has a deadline once the head is in (requestTimeout): no clock read for the others.
+    if (body !== null) this.#requestSince = Date.now();
     const input = new WireInput(head, body, this.#ip, this);
     this.#input = input;
     const pending = this.#pending;

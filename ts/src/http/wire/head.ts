@@ -34,8 +34,9 @@ export interface RequestHead {
  * application answers `FOO /` the same way on either (501 before routing).
  */
 const KNOWN_METHODS = new Set(http.METHODS);
-/** An HTTP token (RFC 9110 §5.6.2): a method, a field name. */
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** An HTTP token (RFC 9110 §5.6.2): a method, a field name, a chunk extension's name or value. */
+export const TOKEN_CHARS = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+const TOKEN = new RegExp(`^${TOKEN_CHARS}$`);
 /** A request target: visible ASCII only (RFC 9112 §3.2; no spaces, no controls, no raw non-ASCII). */
 const TARGET = /^[\x21-\x7e]+$/;
 /** Control characters a field line may not hold (HTAB is allowed; bare CR and LF are controls too). */
