@@ -271,6 +271,37 @@ describe('bodies are read after the middleware chain (SPEC §5)', () => {
     socket.destroy();
   });
 
+  test('a refused upload that never ends: its 413 arrives, and the connection is cut within keepAliveTimeout', async () => {
+    const { port } = await serve(routes, { keepAliveTimeout: 300, headersTimeout: 400 });
+    // allowHalfOpen: the client goes on sending after the server's FIN, as a hostile one would.
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    await once(socket, 'connect');
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    let failed = false;
+    let closed = false;
+    const gone = new Promise((done) => socket.once('close', done)).then(() => {
+      closed = true;
+    });
+    socket.on('error', () => {
+      failed = true;
+    });
+    socket.write(
+      rawGet('/items', 'POST', `Authorization: Bearer ${token}\r\nContent-Length: ${2 ** 40}\r\n`),
+    );
+    // The client keeps sending its terabyte: the server reads and drops it after the 413 (so that a client
+    // which writes before it reads still gets that answer), but only for so long.
+    const piece = Buffer.alloc(16 * 1024, 0x61);
+    const started = Date.now();
+    while (!failed && !closed && Date.now() - started < 10_000) {
+      socket.write(piece);
+      await new Promise((tick) => setTimeout(tick, 5));
+    }
+    await gone;
+    expect(Buffer.concat(received).toString('latin1')).toMatch(/^HTTP\/1\.1 413 /);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
   test('with the token the body is read and parsed as before', async () => {
     const { port } = await serve(routes);
     const auth = `Authorization: Bearer ${token}\r\nContent-Type: application/json\r\n`;
