@@ -77,22 +77,20 @@ describe('cache file format', () => {
       /^corrupt: truncated header/,
     ],
     ['truncated sections', file.subarray(0, file.length - 3), /^corrupt: size mismatch/],
-    [
-      'a byte of the snapshot changed',
-      altered((b) => b.writeUInt8(9, sectionStart(b, 0))),
-      /^corrupt: checksum mismatch \(snapshot\)/,
-    ],
     ['bytes appended', Buffer.concat([file, Buffer.from('x')]), /^corrupt: size mismatch/],
   ])('%s is detected, by a full read and by a start', (_what, bytes, expected) => {
     expect(reason(() => decodeCache(bytes))).toMatch(expected);
     expect(reason(start(bytes))).toMatch(expected);
   });
 
+  // A start leaves the snapshot's integrity to the engine, which checks its own checksum on load
+  // (tests/cli/route-cache.test.ts: altered snapshot bytes warn and the routes are compiled).
   it.each([
+    [0, /^corrupt: checksum mismatch \(snapshot\)/],
     [1, /^corrupt: checksum mismatch \(route list\)/],
     [2, /^corrupt: checksum mismatch \(annotations\)/],
   ])(
-    'a byte of section %i changed is detected by a full read; a start does not read it',
+    'a byte of section %i changed is detected by a full read; a start does not check it',
     (section, expected) => {
       const bytes = altered((b) =>
         b.writeUInt8(b[sectionStart(b, section)] === 32 ? 33 : 32, sectionStart(b, section)),

@@ -134,7 +134,7 @@ export class ExpectedRoutes {
 /** SHA-1 (hex) of a file's bytes, or `null` when it cannot be read. */
 export function fileDigest(file: string): string | null {
   try {
-    return crypto.createHash('sha1').update(fs.readFileSync(file)).digest('hex');
+    return crypto().createHash('sha1').update(fs.readFileSync(file)).digest('hex');
   } catch {
     return null;
   }

@@ -43,7 +43,7 @@ export function fingerprint(routes: readonly RouteKey[], options: TableOptions):
   const lines = routes.map(
     (route) => `${JSON.stringify([normaliseMethods(route.methods), route.pattern, route.name])}\n`,
   );
-  return crypto
+  return crypto()
     .createHash('sha256')
     .update(`${JSON.stringify(options)}${lines.join('')}`)
     .digest('hex');

@@ -50,7 +50,7 @@ if count == 1 or ttl < 0 then
 end
 return { count, ttl }
 `;
-const HIT_SHA = crypto.createHash('sha1').update(HIT_SCRIPT).digest('hex');
+const HIT_SHA = crypto().createHash('sha1').update(HIT_SCRIPT).digest('hex');
 
 /** Thrown by {@link RedisRateLimitStore.fromUrl} when the optional peer dependency is not installed. */
 export class MissingPeerDependencyError extends Error {
