@@ -379,6 +379,11 @@ impl Router {
         self.flat()
     }
 
+    #[cfg(test)]
+    pub(crate) fn matchers_for_tests(&self) -> &[Matcher] {
+        &self.matchers
+    }
+
     fn flat(&self) -> &Flat {
         self.flat.get_or_init(|| {
             let plain =

@@ -99,8 +99,10 @@ pub(crate) struct Segments {
     keys: Vec<SegKey>,
     slots: Vec<u32>,
     text: Vec<u8>,
-    /// The constrained parameter children's checks.
+    /// The constrained parameter children's checks, and the matcher each was taken from (what a
+    /// snapshot stores of them).
     checks: Vec<Check>,
+    check_matchers: Vec<u32>,
     /// Root node per method id (`NONE` when the method has no dynamic routes).
     roots: Vec<u32>,
 }
@@ -163,6 +165,81 @@ fn word_of(bytes: &[u8], at: usize) -> u64 {
     word_at(bytes, at) & mask_of(bytes.len().saturating_sub(at))
 }
 
+/// Numbers per node in a snapshot (see [`SegmentParts`]).
+pub(crate) const NODE_WORDS: usize = 16;
+
+/// The trie as plain numbers, for a router's snapshot (`router/snapshot/flat.rs`). A start from the
+/// route cache loads the trie instead of building it from the flat tree: building it is a third of a
+/// 10,000-route snapshot's load, in WebAssembly code that runs once, at its baseline speed.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct SegmentParts {
+    pub(crate) nodes: Vec<[u32; NODE_WORDS]>,
+    /// Each static child: its first word, then its length, where its rest is in `text`, its node.
+    pub(crate) keys: Vec<(u64, [u32; 3])>,
+    pub(crate) slots: Vec<u32>,
+    pub(crate) text: Vec<u8>,
+    /// Each constrained parameter's check, named by the matcher it is taken from.
+    pub(crate) check_matchers: Vec<u32>,
+    pub(crate) roots: Vec<u32>,
+}
+
+/// [`SegNode::words`] of a node as the build makes it: a snapshot stores only the words that differ
+/// (most nodes have no leaf, no parameter child or no static child).
+pub(crate) const DEFAULT_WORDS: [u32; NODE_WORDS] = [
+    NONE, NONE, NONE, 0, 0, 0, 0, 0, 0, 0, NONE, NONE, NONE, NONE, NONE, NONE,
+];
+
+impl SegNode {
+    fn words(&self) -> [u32; NODE_WORDS] {
+        [
+            self.min_rank,
+            self.leaf_rank,
+            self.leaf_route,
+            self.layout_start,
+            self.layout_len,
+            u32::from(self.direct),
+            // Where a node without static children would have them is never read.
+            if self.n_keys == 0 { 0 } else { self.keys },
+            self.n_keys,
+            self.table,
+            self.mask,
+            self.param,
+            self.param_rank,
+            self.param_check,
+            self.own_check,
+            self.next_param,
+            self.general_rank,
+        ]
+    }
+
+    fn from_words(words: [u32; NODE_WORDS]) -> Option<SegNode> {
+        let [min_rank, leaf_rank, leaf_route, layout_start, layout_len, direct, keys, n_keys, table, mask, param, param_rank, param_check, own_check, next_param, general_rank] =
+            words;
+        Some(SegNode {
+            min_rank,
+            leaf_rank,
+            leaf_route,
+            layout_start,
+            layout_len,
+            direct: match direct {
+                0 => false,
+                1 => true,
+                _ => return None,
+            },
+            keys,
+            n_keys,
+            table,
+            mask,
+            param,
+            param_rank,
+            param_check,
+            own_check,
+            next_param,
+            general_rank,
+        })
+    }
+}
+
 /// The builder: the nodes in their final form (their static children are placed by `lay_out`),
 /// and beside them what only the build needs. A table of 10,000 routes builds ~13,000 nodes while
 /// the registration tree and the flat tree are alive, and WebAssembly memory keeps its peak: no
@@ -176,6 +253,7 @@ struct Builder {
     text: Vec<u8>,
     /// The checks of constrained parameter children, and the matcher each was taken from.
     checks: Vec<Check>,
+    check_matchers: Vec<u32>,
     check_of_matcher: HashMap<u32, u32>,
     /// `(parent, 32 bits of the segment's hash)` → child: finding a static child is one probe (the
     /// segment compared, and on a hash collision every node searched).
@@ -251,6 +329,7 @@ impl Builder {
             None => NONE,
             Some(check) => *self.check_of_matcher.entry(matcher).or_insert_with(|| {
                 self.checks.push(check.clone());
+                self.check_matchers.push(matcher);
                 to_u32(self.checks.len() - 1)
             }),
         };
@@ -296,6 +375,7 @@ impl Segments {
             key_ranges: Vec::with_capacity(flat.nodes.len()),
             text: Vec::new(),
             checks: Vec::new(),
+            check_matchers: Vec::new(),
             check_of_matcher: HashMap::default(),
             // About one static child per flat node: sized once instead of rehashed as it grows.
             index: HashMap::with_capacity_and_hasher(flat.nodes.len(), Default::default()),
@@ -422,6 +502,7 @@ impl Segments {
             key_ranges,
             text,
             checks,
+            check_matchers,
             ..
         } = b;
         // Children are created after their parent: a reverse pass computes the subtree minimums.
@@ -530,8 +611,107 @@ impl Segments {
             slots,
             text: long_text,
             checks,
+            check_matchers,
             roots,
         }
+    }
+
+    /// The trie as plain numbers (a snapshot's; [`Segments::from_parts`] reads them back).
+    pub(crate) fn parts(&self) -> SegmentParts {
+        SegmentParts {
+            nodes: self.nodes.iter().map(SegNode::words).collect(),
+            keys: self
+                .keys
+                .iter()
+                .map(|k| (k.w0, [k.len, k.rest, k.child]))
+                .collect(),
+            slots: self.slots.clone(),
+            text: self.text.clone(),
+            check_matchers: self.check_matchers.clone(),
+            roots: self.roots.clone(),
+        }
+    }
+
+    /// The trie a snapshot stored, or `None` when its numbers could make the walk loop, read past
+    /// its arrays or answer spans that disagree with a route (a forged snapshot; what the build
+    /// guarantees is checked here). `matchers` are the router's; `leaf_fits(route, start, len)` says
+    /// whether a leaf's layout in the flat tree's `layouts` fits that route.
+    pub(crate) fn from_parts(
+        parts: SegmentParts,
+        matchers: &[Matcher],
+        n_methods: usize,
+        leaf_fits: impl Fn(u32, u32, u32) -> bool,
+    ) -> Option<Segments> {
+        let SegmentParts {
+            nodes,
+            keys,
+            slots,
+            text,
+            check_matchers,
+            roots,
+        } = parts;
+        let nodes = nodes
+            .into_iter()
+            .map(SegNode::from_words)
+            .collect::<Option<Vec<_>>>()?;
+        let n = nodes.len() as u64;
+        let checks = check_matchers
+            .iter()
+            .map(|&m| match matchers.get(m as usize) {
+                Some(Matcher::Segment(Some(check))) => Some(check.clone()),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let n_checks = checks.len() as u64;
+        let index = |i: u32| i == NONE || u64::from(i) < n;
+        let check = |c: u32| c == NONE || u64::from(c) < n_checks;
+        if roots.len() > n_methods || !roots.iter().all(|&r| index(r)) {
+            return None;
+        }
+        for (i, node) in (0u32..).zip(&nodes) {
+            let tabled = node.n_keys > LINEAR;
+            let table_ok = !tabled
+                || (node.mask > 0
+                    && (u64::from(node.mask) + 1).is_power_of_two()
+                    && u64::from(node.table) + u64::from(node.mask) < slots.len() as u64);
+            // A chain of parameter children is ordered by (rank, node): each link goes forward, so
+            // trying them in turn ends.
+            let next_ok = node.next_param == NONE
+                || nodes
+                    .get(node.next_param as usize)
+                    .is_some_and(|next| (next.min_rank, node.next_param) > (node.min_rank, i));
+            if u64::from(node.keys) + u64::from(node.n_keys) > keys.len() as u64
+                || !table_ok
+                || !next_ok
+                || !index(node.param)
+                || !(node.param_check == SEVERAL || check(node.param_check))
+                || !check(node.own_check)
+                || (node.leaf_route != NONE
+                    && !leaf_fits(node.leaf_route, node.layout_start, node.layout_len))
+            {
+                return None;
+            }
+        }
+        let keys = keys
+            .into_iter()
+            .map(|(w0, [len, rest, child])| {
+                index(child).then_some(SegKey {
+                    w0,
+                    len,
+                    rest,
+                    child,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Segments {
+            nodes,
+            keys,
+            slots,
+            text,
+            checks,
+            check_matchers,
+            roots,
+        })
     }
 
     /// Orders node `idx`'s parameter children by their smallest rank (so that once one cannot win,
@@ -1071,5 +1251,108 @@ mod tests {
     fn lean_walk_answers_github_in_specificity_order() {
         let compare = "/repos/:owner/:repo/compare/:base...:head".to_string();
         assert_eq!(github_in(Order::Specificity), (453, vec![compare]));
+    }
+
+    /// A router loaded from its snapshot walks the trie it was saved with: the same numbers, not a
+    /// rebuilt one, in either order.
+    #[test]
+    fn a_snapshot_keeps_the_trie() {
+        use super::Segments;
+        let (routes, _) = super::bench_tables::github();
+        for order in [Order::Definition, Order::Specificity] {
+            let mut router = Router::new(RouterOptions {
+                order,
+                ..RouterOptions::default()
+            });
+            for (method, pattern) in &routes {
+                router.insert(&[method.as_str()], pattern).unwrap();
+            }
+            let saved = router
+                .flat_for_tests()
+                .segments
+                .as_ref()
+                .map(Segments::parts);
+            assert!(saved.is_some(), "the GitHub table converts");
+            let loaded = Router::deserialize(&router.serialize()).unwrap();
+            let parts = loaded
+                .flat_for_tests()
+                .segments
+                .as_ref()
+                .map(Segments::parts);
+            assert_eq!(parts, saved);
+        }
+    }
+
+    /// What `from_parts` refuses: numbers a build never makes, each of which could make a forged
+    /// snapshot's walk loop, read past an array or answer spans that disagree with its route.
+    #[test]
+    fn from_parts_refuses_what_could_loop_or_lie() {
+        use super::{SegmentParts, Segments, LINEAR, SEVERAL};
+        let mut router = Router::new(RouterOptions::default());
+        for pattern in [
+            "/pages/:id<int>",
+            "/pages/:slug",
+            "/pages/:id<int>/x",
+            "/a/b",
+        ] {
+            router.insert(&["GET"], pattern).unwrap();
+        }
+        let parts = router
+            .flat_for_tests()
+            .segments
+            .as_ref()
+            .map(Segments::parts)
+            .expect("converts");
+        let load = |parts: SegmentParts| {
+            Segments::from_parts(parts, router.matchers_for_tests(), 1, |_, _, _| true).is_some()
+        };
+        assert!(load(parts.clone()), "the build's own numbers load");
+        // The node with two parameter children, and its first child (the chain's head).
+        let several = parts
+            .nodes
+            .iter()
+            .position(|n| n[12] == SEVERAL)
+            .expect("a node with several parameter children");
+        let head = parts.nodes[several][10] as usize;
+        let second = parts.nodes[head][14] as usize;
+        type Forge = Box<dyn Fn(&mut SegmentParts)>;
+        let refused: [(&str, Forge); 7] = [
+            (
+                "a chain that comes back",
+                Box::new(move |p| p.nodes[second][14] = head as u32),
+            ),
+            (
+                "a chain that links to itself",
+                Box::new(move |p| p.nodes[head][14] = head as u32),
+            ),
+            ("a boolean that is not one", Box::new(|p| p.nodes[0][5] = 2)),
+            ("keys past the end", Box::new(|p| p.nodes[0][7] = u32::MAX)),
+            (
+                "a check past the end",
+                Box::new(move |p| p.nodes[head][13] = 99),
+            ),
+            ("a root past the end", Box::new(|p| p.roots[0] = 1 << 20)),
+            (
+                "a check taken from a plain matcher",
+                Box::new(|p| p.check_matchers[0] = 99),
+            ),
+        ];
+        for (what, change) in refused {
+            let mut forged = parts.clone();
+            change(&mut forged);
+            assert!(!load(forged), "{what}");
+        }
+        let mut tabled = parts.clone();
+        tabled.nodes[0][7] = LINEAR + 1;
+        tabled.nodes[0][6] = 0;
+        tabled.keys.resize(LINEAR as usize + 1, (0, [0, 0, 0]));
+        tabled.nodes[0][9] = 0;
+        assert!(!load(tabled), "a hash table of one slot");
+        let refused_leaf =
+            Segments::from_parts(parts, router.matchers_for_tests(), 1, |_, _, _| false);
+        assert!(
+            refused_leaf.is_none(),
+            "a leaf whose layout does not fit its route"
+        );
     }
 }

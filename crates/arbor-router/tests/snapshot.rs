@@ -151,7 +151,7 @@ fn foreign_bytes_and_versions() {
         err,
         SnapshotError::UnsupportedVersion {
             found: 99,
-            supported: 6
+            supported: 7
         }
     );
     assert_eq!(err.code(), "SNAPSHOT_VERSION");

@@ -20,6 +20,7 @@ use super::{next_uid, Router};
 use crate::error::SnapshotError;
 use crate::metadata::{ConstraintKind, ParamInfo, ParamKind, PatternPiece, RouteInfo};
 use crate::route::MatcherSpec;
+use crate::segments::Segments;
 use crate::shapes::{RouteShape, RouteShapes};
 use crate::tree::Tree;
 use crate::{Order, RouterOptions, NONE};
@@ -30,7 +31,7 @@ mod flat;
 /// Format version written and read by this build (2: routes carry their pattern pieces; 3: the
 /// flattened tree follows the routes; 4: the checksum reads eight bytes a step; 5: no registration
 /// tree; 6: the routes' shapes apart from their metadata, which a load checks but does not decode).
-pub(crate) const VERSION: u16 = 6;
+pub(crate) const VERSION: u16 = 7;
 const HEADER: usize = 8 + 2 + 2 + 4 + 8;
 
 /// FNV-1a over little-endian 64-bit words (the last, short one zero-padded), then the length. A byte at
@@ -60,6 +61,9 @@ struct Writer(Vec<u8>);
 impl Writer {
     fn u8(&mut self, v: u8) {
         self.0.push(v);
+    }
+    fn u16(&mut self, v: u16) {
+        self.0.extend_from_slice(&v.to_le_bytes());
     }
     fn u32(&mut self, v: u32) {
         self.0.extend_from_slice(&v.to_le_bytes());
@@ -203,7 +207,12 @@ impl<'a> Reader<'a> {
     #[inline]
     fn u32s(&mut self) -> Result<Vec<u32>, SnapshotError> {
         let n = self.count(4)?;
-        (0..n).map(|_| self.u32()).collect()
+        // At once, not number by number: see `flat::read_segments`.
+        Ok(self
+            .take(n * 4)?
+            .chunks_exact(4)
+            .map(|b| <[u8; 4]>::try_from(b).map_or(0, u32::from_le_bytes))
+            .collect())
     }
 }
 
@@ -581,7 +590,7 @@ fn read_payload(r: &mut Reader<'_>) -> Result<Router, SnapshotError> {
     let shapes = read_shapes(r, methods.len())?;
     let metadata = r.take_counted()?;
     check_metadata(metadata, &shapes)?;
-    let flat = flat::read(r, &shapes, specs.len(), methods.len())?;
+    let (mut flat, segments) = flat::read(r, &shapes, specs.len(), methods.len())?;
     if r.pos != r.bytes.len() {
         return Err(corrupt("trailing bytes after the payload"));
     }
@@ -597,7 +606,16 @@ fn read_payload(r: &mut Reader<'_>) -> Result<Router, SnapshotError> {
             return Err(corrupt("duplicate matcher"));
         }
     }
-    let mut router = Router {
+    flat.segments = match segments {
+        None => None,
+        Some(parts) => Some(
+            Segments::from_parts(parts, &matchers, methods.len(), |route, start, len| {
+                flat::leaf_fits(&flat.layouts, &shapes, route, start, len)
+            })
+            .ok_or_else(|| corrupt("segment trie"))?,
+        ),
+    };
+    let router = Router {
         options: RouterOptions {
             order,
             trailing_slash,
@@ -611,9 +629,8 @@ fn read_payload(r: &mut Reader<'_>) -> Result<Router, SnapshotError> {
         matchers,
         matcher_ids,
         tree: Tree::default(),
-        flat: OnceLock::new(),
+        flat: OnceLock::from(flat),
     };
-    router.flat = OnceLock::from(router.with_segments(flat));
     Ok(router)
 }
 

@@ -9,6 +9,7 @@
 //! layout fits its route, and that the static table has a free slot (its probe stops there).
 
 use crate::route::ABSENT;
+use crate::segments::{SegmentParts, DEFAULT_WORDS};
 use crate::shapes::RouteShapes;
 use crate::statics::{Entry, Statics, EMPTY};
 use crate::tree::{Flat, FlatNode, KIND_TAIL_RUN};
@@ -79,55 +80,154 @@ pub(super) fn write(flat: &Flat, w: &mut Writer) {
         w.u32(e.start);
         w.u32(e.route);
     }
+    // The lean walk's trie, so that a load does not build it again (`Segments::from_parts`).
+    match &flat.segments {
+        None => w.u8(0),
+        Some(segments) => {
+            w.u8(1);
+            write_segments(&segments.parts(), w);
+        }
+    }
 }
 
+fn write_segments(parts: &SegmentParts, w: &mut Writer) {
+    // Each node: a mask of the words that differ from a new node's, then those words.
+    w.len(parts.nodes.len());
+    for node in &parts.nodes {
+        let mut mask = 0u16;
+        for (bit, (word, default)) in node.iter().zip(DEFAULT_WORDS).enumerate() {
+            if *word != default {
+                mask |= 1 << bit;
+            }
+        }
+        w.u16(mask);
+        for (word, default) in node.iter().zip(DEFAULT_WORDS) {
+            if *word != default {
+                w.u32(*word);
+            }
+        }
+    }
+    w.len(parts.keys.len());
+    for (w0, numbers) in &parts.keys {
+        w.u64(*w0);
+        for &number in numbers {
+            w.u32(number);
+        }
+    }
+    w.u32s(&parts.slots);
+    w.bytes(&parts.text);
+    w.u32s(&parts.check_matchers);
+    w.u32s(&parts.roots);
+}
+
+/// Bytes of one static child of the trie in a snapshot: its first word and three numbers.
+const KEY_SIZE: usize = 8 + 3 * 4;
+
+fn u32_at(bytes: &[u8]) -> u32 {
+    <[u8; 4]>::try_from(bytes).map_or(0, u32::from_le_bytes)
+}
+
+/// The trie's numbers as [`write_segments`] wrote them, unchecked: `Segments::from_parts` checks them
+/// once the router's matchers exist.
+fn read_segments(r: &mut Reader<'_>) -> Result<SegmentParts, SnapshotError> {
+    // Whole arrays at once: a start reads tens of thousands of nodes in code that runs once (at
+    // WebAssembly's baseline speed), where a bounds check and an error path per number cost more
+    // than the decoding.
+    let n = r.count(2)?;
+    let mut nodes = Vec::with_capacity(n);
+    for _ in 0..n {
+        let mask = r.take(2)?;
+        let mask = u16::from_le_bytes([
+            mask.first().copied().unwrap_or(0),
+            mask.get(1).copied().unwrap_or(0),
+        ]);
+        let mut stored = r.take(mask.count_ones() as usize * 4)?.chunks_exact(4);
+        let mut node = DEFAULT_WORDS;
+        for (bit, word) in node.iter_mut().enumerate() {
+            if mask & (1 << bit) != 0 {
+                *word = stored.next().map_or(0, u32_at);
+            }
+        }
+        nodes.push(node);
+    }
+    let n_keys = r.count(KEY_SIZE)?;
+    let keys = r
+        .take(n_keys * KEY_SIZE)?
+        .chunks_exact(KEY_SIZE)
+        .map(|raw| {
+            let (w0, numbers) = raw.split_at(8);
+            let mut rest = numbers.chunks_exact(4).map(u32_at);
+            let w0 = <[u8; 8]>::try_from(w0).map_or(0, u64::from_le_bytes);
+            (w0, [(); 3].map(|()| rest.next().unwrap_or(0)))
+        })
+        .collect();
+    Ok(SegmentParts {
+        nodes,
+        keys,
+        slots: r.u32s()?,
+        text: r.bytes()?,
+        check_matchers: r.u32s()?,
+        roots: r.u32s()?,
+    })
+}
+
+/// One node from its `NODE_SIZE` bytes, in [`write`]'s order: seven words, fourteen numbers, three
+/// bytes.
+fn node_at(raw: &[u8]) -> Result<FlatNode, SnapshotError> {
+    let word = |i: usize| {
+        raw.get(i * 8..i * 8 + 8)
+            .and_then(|b| <[u8; 8]>::try_from(b).ok())
+            .map_or(0, u64::from_le_bytes)
+    };
+    let number = |i: usize| raw.get(7 * 8 + i * 4..7 * 8 + i * 4 + 4).map_or(0, u32_at);
+    let byte = |i: usize| raw.get(7 * 8 + 14 * 4 + i).copied().unwrap_or(0);
+    let direct = match byte(1) {
+        0 => false,
+        1 => true,
+        _ => return Err(corrupt("invalid boolean")),
+    };
+    Ok(FlatNode {
+        head: word(0),
+        head_mask: word(1),
+        head2: word(2),
+        head2_mask: word(3),
+        firsts: word(4),
+        tail: word(5),
+        tail_mask: word(6),
+        fanout: number(0),
+        label_start: number(1),
+        label_len: number(2),
+        statics: number(3),
+        n_statics: number(4),
+        dynamics: number(5),
+        n_dynamics: number(6),
+        matcher: number(7),
+        tail_len: number(8),
+        min_rank: number(9),
+        leaf_route: number(10),
+        leaf_rank: number(11),
+        layout_start: number(12),
+        layout_len: number(13),
+        kind: byte(0),
+        direct,
+        run: byte(2),
+    })
+}
+
+/// The flat tree (its `segments` left empty) and the lean walk's trie as stored, if it was.
 pub(super) fn read(
     r: &mut Reader<'_>,
     shapes: &RouteShapes,
     n_matchers: usize,
     n_methods: usize,
-) -> Result<Flat, SnapshotError> {
+) -> Result<(Flat, Option<SegmentParts>), SnapshotError> {
     let n = r.count(NODE_SIZE)?;
-    let mut nodes = Vec::with_capacity(n);
-    for _ in 0..n {
-        let mut words = [0u64; 7];
-        for word in &mut words {
-            *word = r.u64()?;
-        }
-        let mut numbers = [0u32; 14];
-        for number in &mut numbers {
-            *number = r.u32()?;
-        }
-        let [head, head_mask, head2, head2_mask, firsts, tail, tail_mask] = words;
-        let [fanout, label_start, label_len, statics, n_statics, dynamics, n_dynamics, matcher, tail_len, min_rank, leaf_route, leaf_rank, layout_start, layout_len] =
-            numbers;
-        nodes.push(FlatNode {
-            head,
-            head_mask,
-            head2,
-            head2_mask,
-            firsts,
-            fanout,
-            label_start,
-            label_len,
-            statics,
-            n_statics,
-            dynamics,
-            n_dynamics,
-            matcher,
-            tail,
-            tail_mask,
-            tail_len,
-            min_rank,
-            leaf_route,
-            leaf_rank,
-            layout_start,
-            layout_len,
-            kind: r.u8()?,
-            direct: r.bool()?,
-            run: r.u8()?,
-        });
-    }
+    // One block, decoded by position: see `read_segments`.
+    let nodes = r
+        .take(n * NODE_SIZE)?
+        .chunks_exact(NODE_SIZE)
+        .map(node_at)
+        .collect::<Result<Vec<_>, _>>()?;
     let n_fanout = r.count(4)?;
     let mut fanout = Vec::with_capacity(n_fanout);
     for _ in 0..n_fanout {
@@ -152,6 +252,11 @@ pub(super) fn read(
             route: r.u32()?,
         });
     }
+    let segments = match r.u8()? {
+        0 => None,
+        1 => Some(read_segments(r)?),
+        _ => return Err(corrupt("segment trie flag")),
+    };
     let flat = Flat {
         nodes,
         fanout,
@@ -165,11 +270,33 @@ pub(super) fn read(
             lens,
         },
         slash_ends,
-        // Built from these nodes once the matchers are known (`Router::with_segments`).
+        // Checked against the router's matchers once they exist (`Segments::from_parts`).
         segments: None,
     };
     validate(&flat, shapes, n_matchers, n_methods)?;
-    Ok(flat)
+    Ok((flat, segments))
+}
+
+/// Whether a leaf's value layout (`layouts[start..start + len]`) fits its route: one slot per value the
+/// route has, each slot a value's index or absent.
+pub(super) fn leaf_fits(
+    layouts: &[u8],
+    shapes: &RouteShapes,
+    route: u32,
+    start: u32,
+    len: u32,
+) -> bool {
+    let Some(values) = shapes.values(route as usize) else {
+        return false;
+    };
+    let Some(layout) = layouts.get(start as usize..start as usize + len as usize) else {
+        return false;
+    };
+    layout.len() == values
+        && values <= MAX_VALUES
+        && layout
+            .iter()
+            .all(|&s| s == ABSENT || (s as usize) < MAX_VALUES)
 }
 
 /// The checks of the module comment.
@@ -232,27 +359,18 @@ fn validate(
         {
             return Err(corrupt("flat tree: node fields"));
         }
-        if node.leaf_route != NONE {
-            let values = shapes
-                .values(node.leaf_route as usize)
-                .ok_or_else(|| corrupt("flat tree: leaf route out of range"))?;
-            let layout = flat
-                .layouts
-                .get(
-                    node.layout_start as usize
-                        ..node.layout_start as usize + node.layout_len as usize,
-                )
-                .unwrap_or_default();
-            if layout.len() != values
-                || values > MAX_VALUES
-                || layout
-                    .iter()
-                    .any(|&s| s != ABSENT && s as usize >= MAX_VALUES)
-            {
-                return Err(corrupt(
-                    "flat tree: leaf layout inconsistent with its route",
-                ));
-            }
+        if node.leaf_route != NONE
+            && !leaf_fits(
+                &flat.layouts,
+                shapes,
+                node.leaf_route,
+                node.layout_start,
+                node.layout_len,
+            )
+        {
+            return Err(corrupt(
+                "flat tree: leaf layout inconsistent with its route",
+            ));
         }
     }
     let statics = &flat.statics;
