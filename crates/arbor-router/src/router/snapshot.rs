@@ -30,7 +30,8 @@ mod flat;
 
 /// Format version written and read by this build (2: routes carry their pattern pieces; 3: the
 /// flattened tree follows the routes; 4: the checksum reads eight bytes a step; 5: no registration
-/// tree; 6: the routes' shapes apart from their metadata, which a load checks but does not decode).
+/// tree; 6: the routes' shapes apart from their metadata, which a load checks but does not decode;
+/// 7: the lean walk's segment trie follows the flattened tree).
 pub(crate) const VERSION: u16 = 7;
 const HEADER: usize = 8 + 2 + 2 + 4 + 8;
 

@@ -7,6 +7,9 @@
 //! breadth-first (every child after its parent, every node with at most one parent, fan-out tables
 //! pointing at the node's own children), that every range lies inside its array, that every leaf's
 //! layout fits its route, and that the static table has a free slot (its probe stops there).
+//!
+//! The lean walk's segment trie (`segments.rs`) follows, when the tree converts to one, so that a load
+//! does not build it either; `Segments::from_parts` checks it once the router's matchers exist.
 
 use crate::route::ABSENT;
 use crate::segments::{SegmentParts, DEFAULT_WORDS};
@@ -130,9 +133,10 @@ fn u32_at(bytes: &[u8]) -> u32 {
 /// The trie's numbers as [`write_segments`] wrote them, unchecked: `Segments::from_parts` checks them
 /// once the router's matchers exist.
 fn read_segments(r: &mut Reader<'_>) -> Result<SegmentParts, SnapshotError> {
-    // Whole arrays at once: a start reads tens of thousands of nodes in code that runs once (at
-    // WebAssembly's baseline speed), where a bounds check and an error path per number cost more
-    // than the decoding.
+    // Two reads per node (its mask, then its words) and the keys in one block, not one read per
+    // number: a start reads tens of thousands of nodes in code that runs once (at WebAssembly's
+    // baseline speed), where a bounds check and an error path per number cost more than the
+    // decoding.
     let n = r.count(2)?;
     let mut nodes = Vec::with_capacity(n);
     for _ in 0..n {
