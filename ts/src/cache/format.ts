@@ -72,6 +72,9 @@ export interface CacheContents {
   annotations: AnnotationSet | null;
 }
 
+/** CRC-32 of one section (node:zlib loads on its first use). */
+const crc32 = (section: Uint8Array): number => zlib().crc32(section);
+
 /** Why a file cannot be used: `version` (another format) or `corrupt` (anything else). */
 export class CacheFormatError extends Error {
   readonly reason: 'version' | 'corrupt';
@@ -97,7 +100,7 @@ export function encodeCache(
     ...meta,
     routeCount: contents.routes.length,
     sections: [sections[0].length, sections[1].length, sections[2].length],
-    crc32: [zlib().crc32(sections[0]), zlib().crc32(sections[1]), zlib().crc32(sections[2])],
+    crc32: [crc32(sections[0]), crc32(sections[1]), crc32(sections[2])],
   };
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
   const preamble = Buffer.alloc(PREAMBLE);
@@ -206,6 +209,6 @@ function checkSize(header: CacheHeader, bodyStart: number, size: number): void {
 const SECTION_NAMES = ['snapshot', 'route list', 'annotations'] as const;
 
 function checkSection(header: CacheHeader, index: number, section: Uint8Array): void {
-  if (zlib().crc32(section) !== header.crc32[index])
+  if (crc32(section) !== header.crc32[index])
     throw new CacheFormatError('corrupt', `checksum mismatch (${SECTION_NAMES[index]})`);
 }
