@@ -99,6 +99,11 @@ impl Writer {
     }
 }
 
+/// A little-endian `u32` from four bytes (0 from any other length: callers pass `chunks_exact(4)`).
+fn u32_at(bytes: &[u8]) -> u32 {
+    <[u8; 4]>::try_from(bytes).map_or(0, u32::from_le_bytes)
+}
+
 struct Reader<'a> {
     bytes: &'a [u8],
     pos: usize,
@@ -129,6 +134,11 @@ impl<'a> Reader<'a> {
     #[inline]
     fn u8(&mut self) -> Result<u8, SnapshotError> {
         Ok(self.take(1)?.first().copied().unwrap_or(0))
+    }
+    #[inline]
+    fn u16(&mut self) -> Result<u16, SnapshotError> {
+        let b = self.take(2)?;
+        Ok(<[u8; 2]>::try_from(b).map_or(0, u16::from_le_bytes))
     }
     #[inline]
     fn u32(&mut self) -> Result<u32, SnapshotError> {
@@ -209,11 +219,7 @@ impl<'a> Reader<'a> {
     fn u32s(&mut self) -> Result<Vec<u32>, SnapshotError> {
         let n = self.count(4)?;
         // At once, not number by number: see `flat::read_segments`.
-        Ok(self
-            .take(n * 4)?
-            .chunks_exact(4)
-            .map(|b| <[u8; 4]>::try_from(b).map_or(0, u32::from_le_bytes))
-            .collect())
+        Ok(self.take(n * 4)?.chunks_exact(4).map(u32_at).collect())
     }
 }
 

@@ -18,7 +18,7 @@ use crate::statics::{Entry, Statics, EMPTY};
 use crate::tree::{Flat, FlatNode, KIND_TAIL_RUN};
 use crate::{MAX_VALUES, NONE};
 
-use super::{corrupt, Reader, Writer};
+use super::{corrupt, u32_at, Reader, Writer};
 use crate::SnapshotError;
 
 /// Bytes of one node in the snapshot (the minimum a forged count is checked against).
@@ -126,10 +126,6 @@ fn write_segments(parts: &SegmentParts, w: &mut Writer) {
 /// Bytes of one static child of the trie in a snapshot: its first word and three numbers.
 const KEY_SIZE: usize = 8 + 3 * 4;
 
-fn u32_at(bytes: &[u8]) -> u32 {
-    <[u8; 4]>::try_from(bytes).map_or(0, u32::from_le_bytes)
-}
-
 /// The trie's numbers as [`write_segments`] wrote them, unchecked: `Segments::from_parts` checks them
 /// once the router's matchers exist.
 fn read_segments(r: &mut Reader<'_>) -> Result<SegmentParts, SnapshotError> {
@@ -140,11 +136,7 @@ fn read_segments(r: &mut Reader<'_>) -> Result<SegmentParts, SnapshotError> {
     let n = r.count(2)?;
     let mut nodes = Vec::with_capacity(n);
     for _ in 0..n {
-        let mask = r.take(2)?;
-        let mask = u16::from_le_bytes([
-            mask.first().copied().unwrap_or(0),
-            mask.get(1).copied().unwrap_or(0),
-        ]);
+        let mask = r.u16()?;
         let mut stored = r.take(mask.count_ones() as usize * 4)?.chunks_exact(4);
         let mut node = DEFAULT_WORDS;
         for (bit, word) in node.iter_mut().enumerate() {
