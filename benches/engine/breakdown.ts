@@ -5,9 +5,11 @@
  * @medley/router is faster, see `benches/results/router.md`) as the yardstick. Layers:
  *
  *   engine      the wasm engine's `lookup` (copy the path in, call, walk): selection only
+ *   select      `Router.select` (the engine plus the route's frozen selection: no value sliced)
  *   find        `Router.find` (the engine plus the match and params objects)
  *   find+read   `Router.find`, then every parameter value read by name, as a handler does
  *   memoirist   memoirist's `find`, every parameter value read
+ *   memoirist (route only)   memoirist's `find`, nothing read (it builds the params anyway)
  *   static      the wasm engine's `lookup` of each static route's own path: the copy, the call and the
  *               static table's probe, with no walk
  *
@@ -74,6 +76,11 @@ const layers: Record<string, () => void> = {
     for (const r of requests) s += engine.lookup(r.method, r.path);
     sink += s;
   },
+  select() {
+    let s = 0;
+    for (const r of requests) s += router.select(r.method, r.path)?.id ?? -1;
+    sink += s;
+  },
   find() {
     let s = 0;
     for (const r of requests) s += router.find(r.method, r.path)?.id ?? -1;
@@ -97,6 +104,11 @@ const layers: Record<string, () => void> = {
   memoirist() {
     let s = 0;
     for (const r of requests) s += memoirist.withParams(r.method, r.path, r.memoiristNames);
+    sink += s;
+  },
+  'memoirist (route only)'() {
+    let s = 0;
+    for (const r of requests) s += memoirist.select(r.method, r.path);
     sink += s;
   },
   static() {
@@ -134,10 +146,13 @@ const result = Object.fromEntries(names.map((n) => [n, median(samples[n] ?? [])]
 console.log(
   `${values.table} table, ${process.version}, ns per lookup (median of ${samples.engine?.length} slices)`,
 );
-for (const n of names) console.log(`  ${n.padEnd(10)} ${(result[n] as number).toFixed(1)}`);
+for (const n of names) console.log(`  ${n.padEnd(22)} ${(result[n] as number).toFixed(1)}`);
 const ours = result['find+read'] as number;
 const at = (name: string) => result[name] as number;
 console.log(`  memoirist ÷ Arbor (params read): ${(at('memoirist') / ours).toFixed(2)}×`);
+console.log(
+  `  memoirist ÷ Arbor (route only: memoirist's find, Arbor's select): ${(at('memoirist (route only)') / at('select')).toFixed(2)}×`,
+);
 if (staticRequests.length === 0) {
   console.log('  floor: the table has no static route to time a lookup without a walk on');
 } else {

@@ -71,6 +71,8 @@ function answers(
   return paths.flatMap((p) =>
     methods.map((method) => {
       const match = router.find(method, p);
+      // `select` answers find's route (the values not read), from the same generated code or engine.
+      expect(router.select(method, p)?.id ?? null, `select ${method} ${p}`).toBe(match?.id ?? null);
       return match === null
         ? null
         : { id: match.id, params: { ...match.params }, malformed: match.malformed };

@@ -63,6 +63,37 @@ describe('Router', () => {
     }
   });
 
+  it('selects find’s route for every request, one frozen selection per route, on every kind of router', () => {
+    const routers = [build(), build({ compiled: false }), build({ engine: createReferenceEngine })];
+    for (const router of routers) {
+      for (const [method, path] of requests) {
+        const match = router.find(method, path);
+        const selection = router.select(method, path);
+        const expected = match === null ? null : { value: match.value, id: match.id };
+        expect(selection, `${method} ${path}`).toEqual(expected);
+        if (selection === null) continue;
+        expect(Object.isFrozen(selection)).toBe(true);
+        expect(router.select(method, path), 'the same object on every call').toBe(selection);
+      }
+      // A malformed value does not stop a selection (find reports it; select never reads values).
+      expect(router.select('GET', '/search/%zz')?.id).toBe(5);
+    }
+  });
+
+  it('selects routes added after the first selection, and from a snapshot', () => {
+    for (const compiled of [true, false]) {
+      const router = build({ compiled });
+      expect(router.select('GET', '/late/7')).toBeNull();
+      router.add('GET', '/late/:n', 6);
+      expect(router.select('GET', '/late/7')).toEqual({ value: 6, id: 6 });
+      expect(router.select('GET', '/users/42')).toEqual({ value: 1, id: 1 });
+    }
+    const restored = new Router<string>({ snapshot: build().snapshot() });
+    restored.attach(table.map(([, pattern]) => pattern));
+    expect(restored.select('GET', '/files/a/b.txt')).toEqual({ value: '/files/*', id: 3 });
+    expect(restored.select('DELETE', '/files/a/b.txt')).toBeNull();
+  });
+
   it('serves static routes with frozen, shared results', () => {
     for (const router of [build(), build({ compiled: false })]) {
       const first = router.find('GET', '/users');

@@ -22,6 +22,14 @@ export interface RouteMatch<T> {
   readonly malformed: boolean;
 }
 
+/** What `Router#select` answers: the route a request selects, its parameter values not read. One frozen
+ * object per route, the same on every lookup: a selection allocates nothing. */
+export interface RouteSelection<T> {
+  readonly value: T;
+  /** The id of the route (index into `Router#routes()`). */
+  readonly id: number;
+}
+
 /** What the router keeps per route id: everything a lookup needs, in one object. */
 export interface RouteEntry<T> {
   readonly value: T;
@@ -109,6 +117,19 @@ export function answerCode<T>(entries: readonly (RouteEntry<T> | undefined)[]): 
       return `(${escaped} ? readMatch(E${id}, [${spans.join(', ')}], p) : ${literal})`;
     },
   };
+}
+
+/**
+ * How generated find code answers with the router's selections ({@link RouteSelection}): each route's
+ * selection is a constant of the generated code, so a selected route costs no allocation and its values
+ * are never sliced.
+ */
+export function selectionCode<T>(selections: readonly (RouteSelection<T> | undefined)[]): AnswerCode {
+  const scope: Record<string, unknown> = {};
+  selections.forEach((selection, id) => {
+    if (selection !== undefined) scope[`S${id}`] = selection;
+  });
+  return { scope, found: (id) => (selections[id] === undefined ? 'null' : `S${id}`) };
 }
 
 /** The object literal of a match whose values are all present and need no decoding, the `i`th value

@@ -20,11 +20,13 @@ import {
   matchMaker,
   OWN_SHAPE,
   type RouteMatch,
+  type RouteSelection,
   readMatch,
+  selectionCode,
   shapeSwitch,
 } from './match-builder.js';
 
-export type { RouteMatch } from './match-builder.js';
+export type { RouteMatch, RouteSelection } from './match-builder.js';
 
 export interface RouterOptions extends EngineOptions {
   /** Start from a compiled table (`Router#snapshot()` bytes) instead of an empty one: registration then
@@ -73,6 +75,13 @@ export class Router<T> {
   readonly #fallback = (method: string, path: string) => this.#findInEngine(method, path);
   /** The first lookup after a change: chooses how lookups are answered (`#commit`), then answers. */
   readonly #commitAndFind = (method: string, path: string) => this.#commit()(method, path);
+  /** {@link select}'s engine lookup, and what its generated find leaves to the engine. */
+  readonly #selectFallback = (method: string, path: string) => this.#selectInEngine(method, path);
+  /** The first {@link select} after a change, as {@link #commitAndFind} is for {@link find}. */
+  readonly #commitAndSelect = (method: string, path: string) => this.#commitSelect()(method, path);
+  /** Route id → its {@link RouteSelection}, made at the first {@link select} for the routes added
+   * before it: a router that never selects holds none. */
+  readonly #selections: RouteSelection<T>[] = [];
   /** Route id → everything a lookup needs to answer with that route: each route's entry, and the fields
    * every engine answer reads as dense columns. */
   readonly #table: MatchColumns<T> = { entries: [], values: [], cases: [], fixed: [] };
@@ -95,6 +104,18 @@ export class Router<T> {
    * it (0.2–4 ns per lookup; docs/PERFORMANCE.md).
    */
   find: (method: string, path: string) => RouteMatch<T> | null = this.#commitAndFind;
+
+  /**
+   * Finds the route for a request without reading its parameter values: the route's value and id, the
+   * same frozen object on every call, or `null`. The route is always {@link find}'s; what it skips is
+   * slicing and decoding the values (so it cannot report a malformed one: use {@link find} when the
+   * values matter). For code that only needs to know which route a request takes (dispatch tables,
+   * access rules, metrics by route), like rou3's `findRoute(…, { params: false })`. Never throws.
+   *
+   * @example
+   * router.select('GET', '/tasks/42'); // { value: 'show task', id: 0 }
+   */
+  select: (method: string, path: string) => RouteSelection<T> | null = this.#commitAndSelect;
 
   constructor(options: RouterOptions = {}) {
     const {
@@ -186,6 +207,7 @@ export class Router<T> {
     table.fixed[id] = fixed;
     this.#front?.add(shape);
     this.find = this.#commitAndFind;
+    this.select = this.#commitAndSelect;
   }
 
   /** The shape index of a parameter-name list, or {@link OWN_SHAPE} past {@link MAX_SWITCH_SHAPES};
@@ -217,6 +239,24 @@ export class Router<T> {
     if (answer < ESCAPED) return this.#build(answer, engine.spans, engine.matchedPath);
     const entry = this.#table.entries[answer & ROUTE_ID];
     return entry === undefined ? null : readMatch(entry, engine.spans, engine.matchedPath);
+  }
+
+  #selectInEngine(method: string, path: string): RouteSelection<T> | null {
+    const answer = this.#engine.lookup(method, path);
+    return answer < 0 ? null : (this.#selections[answer & ROUTE_ID] ?? null);
+  }
+
+  /** {@link #commit} for {@link select}: the selections of the routes added since the last one, then the
+   * generated find of a small table answering with them, or the engine. */
+  #commitSelect(): GeneratedFind<RouteSelection<T>> {
+    const selections = this.#selections;
+    const values = this.#table.values;
+    for (let id = selections.length; id < values.length; id++) {
+      selections.push(Object.freeze({ value: values[id] as T, id }));
+    }
+    this.select =
+      this.#front?.commitWith(() => selectionCode(selections), this.#selectFallback) ?? this.#selectFallback;
+    return this.select;
   }
 
   /** Chooses how lookups are answered until the next change: by the generated find of a small table

@@ -64,8 +64,7 @@ export async function arborAdapters(engine: ArborEngine = 'wasm', isolate = fals
       name: variant.name + suffix,
       pkg: 'arbor-router',
       rule: variant.rule,
-      selection:
-        '`router.find(method, path)` then `.value` (no parameter read; the match is built as always)',
+      selection: '`router.select(method, path)` then `.value` (the route only: no value is sliced)',
       params: '`router.find(method, path)` then `params[name]`',
       wildcardKey: '*',
       build(table: RouteTable): Built {
@@ -76,7 +75,7 @@ export async function arborAdapters(engine: ArborEngine = 'wasm', isolate = fals
         if (first) router.find(first.method, first.path);
         return {
           select(method, path) {
-            return router.find(method, path)?.value ?? -1;
+            return router.select(method, path)?.value ?? -1;
           },
           withParams(method, path, names) {
             const found = router.find(method, path);

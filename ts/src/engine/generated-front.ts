@@ -94,14 +94,16 @@ export class GeneratedFront<A> {
 
   /** The generated find for the table as it stands, or `null` when the engine answers it. */
   commit(): GeneratedFind<A> | null {
+    return this.commitWith(this.#answers, this.#fallback);
+  }
+
+  /** {@link commit} for another kind of answer than the router's matches (the router's selections):
+   * the same generated walk, each found route answered by `answers`, what it leaves to the engine by
+   * `fallback`. */
+  commitWith<B>(answers: () => AnswerCode, fallback: GeneratedFind<B>): GeneratedFind<B> | null {
     if (!this.#fits) return null;
     // Within the counts, a pattern may still be of a kind the generator does not take (a constraint):
     // it decides that from the route list.
-    return compileTable(
-      this.#engine.routes(),
-      this.#options.trailingSlash ?? true,
-      this.#answers,
-      this.#fallback,
-    );
+    return compileTable(this.#engine.routes(), this.#options.trailingSlash ?? true, answers, fallback);
   }
 }
