@@ -64,7 +64,12 @@ describe('Router', () => {
   });
 
   it('selects find’s route for every request, one frozen selection per route, on every kind of router', () => {
-    const routers = [build(), build({ compiled: false }), build({ engine: createReferenceEngine })];
+    const routers = [
+      build(),
+      build({ compiled: false }),
+      build({ order: 'specificity' }),
+      build({ engine: createReferenceEngine }),
+    ];
     for (const router of routers) {
       for (const [method, path] of requests) {
         const match = router.find(method, path);
