@@ -13,7 +13,7 @@
  * errors the application logs are counted and the first few printed.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Logger } from '../../ts/src/app/index.js';
+import type { LogFields, Logger } from '../../ts/src/app/index.js';
 
 interface Command {
   type: 'memory' | 'gc' | 'counters' | 'track' | 'close';
@@ -22,10 +22,13 @@ interface Command {
 let loggedErrors = 0;
 const logger: Logger = {
   info: () => {},
-  warn: (message) => console.warn(`[load server] ${message}`),
-  error: (message, error) => {
+  warn: (first: LogFields | string, message?: string) =>
+    console.warn(`[load server] ${typeof first === 'string' ? first : message}`),
+  error: (first: LogFields | string, message?: string) => {
     loggedErrors++;
-    if (loggedErrors <= 5) console.error(`[load server] ${message}`, error ?? '');
+    if (loggedErrors > 5) return;
+    if (typeof first === 'string') console.error(`[load server] ${first}`);
+    else console.error(`[load server] ${message}`, first.err ?? '');
   },
 };
 

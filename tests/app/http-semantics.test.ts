@@ -1,6 +1,6 @@
 /** SPEC §4: verbs, match/any, HEAD, OPTIONS, 405, 404, fallback, trailing slash, error bodies — both transports. */
 import { describe, expect, test } from 'vitest';
-import { type Application, HttpError } from '../../ts/src/app/index.js';
+import { type Application, HttpError, memoryLogger } from '../../ts/src/app/index.js';
 import { appStarter, transports } from './support/transport.js';
 
 describe.each(transports)('HTTP semantics over $name', (transport) => {
@@ -148,8 +148,8 @@ describe.each(transports)('HTTP semantics over $name', (transport) => {
   });
 
   test('a thrown error is a 500 without the message or stack; HttpError keeps its status', async () => {
-    const errors: unknown[] = [];
-    const logger = { info() {}, warn() {}, error: (_m: string, e: unknown) => errors.push(e) };
+    const logger = memoryLogger();
+    const errors = logger.errors;
     const c = await start(
       (app) => {
         app.get('/boom', () => {
@@ -167,7 +167,7 @@ describe.each(transports)('HTTP semantics over $name', (transport) => {
     expect(reply.text).not.toContain('secret');
     expect(reply.text).not.toContain('.ts');
     expect(errors).toHaveLength(1);
-    expect((errors[0] as Error).message).toContain('secret');
+    expect(errors[0]?.error).toEqual(expect.objectContaining({ message: expect.stringContaining('secret') }));
     const teapot = await c.request('/teapot');
     expect([teapot.status, teapot.headers.get('x-pot')]).toEqual([418, 'tea']);
     expect(teapot.json()).toEqual({ error: 'short and stout', code: 418 });

@@ -9,24 +9,46 @@ import { Response } from './response.js';
 
 /** The response to a request that could not reach the kernel (the router failed to build): a 500. */
 export function crashed(logger: Logger, error: unknown, input: IncomingInput): Response {
-  return finalize(errorResponse({ logger }, error, input.method, input.target), input.method);
+  const failed = { method: input.method, path: input.target, id: '', route: null };
+  return finalize(errorResponse({ logger }, error, failed), input.method);
 }
 
-/** An error thrown by a handler or middleware, as a response: HttpError keeps its status; the rest is a 500. */
+/** Which request failed, as the error record names it. */
+export interface FailedRequest {
+  method: string;
+  /** The path as received (the whole target when the request failed before it was split). */
+  path: string;
+  /** The request id, `''` when ids are off. */
+  id: string;
+  /** The matched route's pattern, when known. */
+  route: string | null;
+}
+
+/**
+ * An error thrown by a handler or middleware, as a response: HttpError keeps its status (an answer, not
+ * logged); the rest is a 500 whose error goes to the logger as pino expects it, under `err` (stack kept),
+ * with the request's method, path, route and id as fields.
+ */
 export function errorResponse(
   state: { readonly logger: Logger },
   error: unknown,
-  method: string,
-  path: string,
+  request: FailedRequest,
 ): Response {
   if (error instanceof HttpError) {
     const res = new Response().status(error.status).json(error.toJSON());
     for (const [name, value] of Object.entries(error.headers)) res.header(name, value);
     return res;
   }
+  const { method, path, id, route } = request;
   state.logger.error(
+    {
+      err: error,
+      method,
+      path,
+      ...(route === null ? {} : { route }),
+      ...(id === '' ? {} : { reqId: id }),
+    },
     `${method} ${path} failed: ${error instanceof Error ? error.message : String(error)}`,
-    error,
   );
   return plainError(500);
 }

@@ -6,7 +6,7 @@ export type { FetchInfo } from '../http/fetch-adapter.js';
 export { type AnyApplication, Application, route } from './application.js';
 export { DEFAULT_BODY_LIMIT } from './body.js';
 export type { CallSite } from './call-site.js';
-export type { ApplicationConfig, OpenApiConfig } from './config.js';
+export type { ApplicationConfig, OpenApiConfig, RequestIdConfig } from './config.js';
 export { type CorsOptions, cors } from './cors.js';
 export { type ErrorBody, errorBody, HeaderError, HttpError } from './errors.js';
 export type {
@@ -19,10 +19,13 @@ export type {
 export type { BindingResolver, IncomingInput } from './kernel.js';
 export {
   consoleLogger,
+  type LogFields,
+  type LogMethod,
   type Logger,
+  type LogRecord,
+  type MemoryLogger,
   memoryLogger,
-  type RequestLoggerOptions,
-  requestLogger,
+  transportLogger,
 } from './logger.js';
 export {
   type Middleware,
@@ -43,6 +46,7 @@ export type {
 export { clientAddress, type TrustProxy } from './proxy.js';
 export { type AnyGroup, Group, Registrar, type Route, VERBS } from './registrar.js';
 export { BodyNotReadError, type HeaderSource, headersFromMap, Request, Uri } from './request.js';
+export { type RequestLoggerOptions, type RequestLogRecord, requestLogger } from './request-log.js';
 export type { ResourceAction, ResourceOptions } from './resource.js';
 export { type HeaderValue, Response } from './response.js';
 export type { RegisteredRoute } from './route.js';

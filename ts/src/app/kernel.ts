@@ -17,6 +17,7 @@ import type { IncomingInput } from '../http/dispatch.js';
 import type { Router } from '../router.js';
 import { errorResponse, finalize, plainError, splitTarget } from './answers.js';
 import { EMPTY_BODY, type ParsedBody, parseBody } from './body.js';
+import type { RequestIdConfig } from './config.js';
 import type { RouteContracts } from './contracts.js';
 import { HttpError } from './errors.js';
 import type { ResolvedHandler } from './handler.js';
@@ -25,6 +26,7 @@ import { describe, type Middleware, runChain } from './middleware.js';
 import { clientAddress, type TrustProxy } from './proxy.js';
 import { VERBS } from './registrar.js';
 import { Request } from './request.js';
+import { type RequestIds, requestIds } from './request-id.js';
 import { Response } from './response.js';
 import type { BindingResolver, RouteContext } from './route-context.js';
 import type { RouteTable } from './route-table.js';
@@ -64,6 +66,8 @@ export interface KernelSettings {
   trailingSlash: boolean | 'redirect';
   /** Which proxies' `X-Forwarded-For` to believe for `req.ip`; `null`: none (the socket address). */
   trustProxy: TrustProxy | null;
+  /** The `requestId` configuration key, as given (resolved, and its header name checked, by the kernel). */
+  requestId: boolean | RequestIdConfig | undefined;
 }
 
 /** What the kernel is built from. */
@@ -82,6 +86,8 @@ export class Kernel {
   readonly #contracts: RouteContracts;
   readonly #settings: KernelSettings;
   readonly logger: Logger;
+  /** `null` when requests get no id: then the per-request cost is one `null` check. */
+  readonly #ids: RequestIds | null;
   #global: readonly Middleware[] | null = null;
 
   constructor(parts: KernelParts) {
@@ -90,6 +96,7 @@ export class Kernel {
     this.#contracts = parts.contracts;
     this.#settings = parts.settings;
     this.logger = parts.logger;
+    this.#ids = requestIds(parts.settings.requestId);
   }
 
   /**
@@ -127,17 +134,30 @@ export class Kernel {
   /** Serves one request. Never throws. */
   dispatch(input: IncomingInput): Outcome {
     const method = input.method;
+    const ids = this.#ids;
+    // Assigned before routing, so that every answer carries it: 414, 400, redirects, 404/405, errors.
+    let id = '';
     let outcome: Outcome;
     try {
-      outcome = this.#route(input);
+      if (ids !== null) id = ids.assign(input.headers);
+      outcome = this.#route(input, id);
     } catch (error) {
-      outcome = errorResponse(this, error, method, input.target);
+      outcome = errorResponse(this, error, { method, path: input.target, id, route: null });
     }
-    if (outcome instanceof Response) return finalize(outcome, method);
+    if (outcome instanceof Response)
+      return id === '' ? finalize(outcome, method) : this.#echo(outcome, method, id);
     return outcome.then(
-      (res) => finalize(res, method),
-      (error: unknown) => finalize(errorResponse(this, error, method, input.target), method),
+      (res) => (id === '' ? finalize(res, method) : this.#echo(res, method, id)),
+      (error: unknown) =>
+        this.#echo(errorResponse(this, error, { method, path: input.target, id, route: null }), method, id),
     );
+  }
+
+  /** Finalizes `res` with the request id in its field (`id` is `''` only when ids are off or failed). */
+  #echo(res: Response, method: string, id: string): Response {
+    const ids = this.#ids;
+    if (ids !== null && id !== '') res.setKnownHeader(ids.key, ids.header, id);
+    return finalize(res, method);
   }
 
   #globalChain(): readonly Middleware[] {
@@ -158,7 +178,7 @@ export class Kernel {
     return context.chain;
   }
 
-  #route(input: IncomingInput): Outcome {
+  #route(input: IncomingInput, id: string): Outcome {
     const { method } = input;
     const router = this.#router;
     const settings = this.#settings;
@@ -204,28 +224,46 @@ export class Kernel {
       // The context describes the route to `req.route` when a handler reads it.
       route: matched,
       body: input.hasBody ? () => loadBody(settings, input) : noBody,
+      id,
     });
     const res = new Response();
     const global = this.#global ?? this.#globalChain();
-    if (global.length === 0) return this.#core(matched, req, res, method, path);
-    return runChain(global, (current) => this.#core(matched, current, res, method, path), req);
+    if (global.length === 0) return this.#core(matched, req, res, method, path, id);
+    return runChain(global, (current) => this.#core(matched, current, res, method, path, id), req);
   }
 
   /**
    * What the application middleware wraps: the matched route, or the answers for a path without one.
    * Errors become responses here, so the application middleware sees them. `method` and `path` are the
-   * request's as received, whatever request a middleware passes on.
+   * request's as received (and `id` its id), whatever request a middleware passes on.
    */
-  #core(matched: RouteContext | null, req: Request, res: Response, method: string, path: string): Outcome {
+  #core(
+    matched: RouteContext | null,
+    req: Request,
+    res: Response,
+    method: string,
+    path: string,
+    id: string,
+  ): Outcome {
     try {
       const outcome =
         matched !== null ? this.#runRoute(matched, req, res) : this.#unmatched(req, res, method, path);
       return outcome instanceof Response
         ? outcome
-        : outcome.catch((error: unknown) => errorResponse(this, error, method, path));
+        : outcome.catch((error: unknown) => this.#failed(error, matched, method, path, id));
     } catch (error) {
-      return errorResponse(this, error, method, path);
+      return this.#failed(error, matched, method, path, id);
     }
+  }
+
+  /** The answer to an error thrown while serving (no closure built for requests that do not fail). */
+  #failed(error: unknown, matched: RouteContext | null, method: string, path: string, id: string): Response {
+    return errorResponse(this, error, {
+      method,
+      path,
+      id,
+      route: matched === null ? null : matched.route.pattern,
+    });
   }
 
   #unmatched(req: Request, res: Response, method: string, path: string): Outcome {
@@ -263,7 +301,14 @@ export class Kernel {
       runChain(middleware, (current) => afterMiddleware(context, checkRequest, current, res), req);
     if (checkResponse === null) return chain();
     // The route's answer as the client gets it, thrown errors included, is what the document promises.
-    const answered = guarded(chain, (error) => errorResponse(this, error, req.method, req.path));
+    const answered = guarded(chain, (error) =>
+      errorResponse(this, error, {
+        method: req.method,
+        path: req.path,
+        id: req.id,
+        route: context.route.pattern,
+      }),
+    );
     return then(answered, checkResponse);
   }
 }

@@ -54,6 +54,8 @@ export interface RequestInit {
   route?: RequestRoute | RouteSource | null;
   /** Reads and parses the body when first asked (the kernel's). Without one the body is empty. */
   body?: (() => ParsedBody | Promise<ParsedBody>) | undefined;
+  /** The request id (the kernel's, from the `requestId` setting); `''` when ids are off. */
+  id?: string | undefined;
 }
 
 /** @internal Describes a matched route when `req.route` is first read, so requests that never read it
@@ -89,6 +91,14 @@ export class BodyNotReadError extends Error {
 export class Request<P extends AnyParams = AnyParams> {
   readonly method: string;
   readonly ip: string;
+  /**
+   * The request's id when the application gives ids (`requestId`: generated, or the client's `X-Request-Id`
+   * when trusted), as echoed in the response and logged with its records; `''` when ids are off.
+   *
+   * @example
+   * app.get('/jobs', async (req, res) => res.status(202).json({ job: await queue.add({ trace: req.id }) }));
+   */
+  readonly id: string;
   readonly #path: string;
   readonly #query: string;
   /** Built on first use, like every per-request object below that most handlers never ask for. */
@@ -107,6 +117,7 @@ export class Request<P extends AnyParams = AnyParams> {
   constructor(init: RequestInit) {
     this.method = init.method;
     this.ip = init.ip;
+    this.id = init.id ?? '';
     this.#path = init.path;
     this.#query = init.query;
     this.#route = init.route ?? null;

@@ -271,8 +271,16 @@ export class RouteTable {
 
   #warnShadowed(route: Route, by: number): void {
     const earlier = this.routes[by];
-    const where = (r: Route | undefined) => (r?.callSite ? ` (${r.callSite.file}:${r.callSite.line})` : '');
+    const at = (r: Route | undefined) => (r?.callSite ? `${r.callSite.file}:${r.callSite.line}` : null);
+    const where = (r: Route | undefined) => (r?.callSite ? ` (${at(r)})` : '');
     this.#options.logger.warn(
+      {
+        route: route.pattern,
+        methods: route.methods,
+        at: at(route),
+        shadowedBy: earlier?.pattern ?? null,
+        shadowedByAt: at(earlier),
+      },
       `route ${route.methods.join('|')} ${route.pattern}${where(route)} can never match: ` +
         `${earlier?.pattern ?? `route #${by}`}${where(earlier)} is defined first and matches every path it matches`,
     );

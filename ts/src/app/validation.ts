@@ -216,7 +216,7 @@ export class ContractCompiler {
       }
       if (problem === null) return res;
       if (mode === 'throw') throw problem;
-      this.#logger.error(problem.message, problem);
+      this.#logger.error({ err: problem, operation: label, status }, problem.message);
       return res;
     };
   }
