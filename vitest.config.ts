@@ -11,13 +11,13 @@ export default defineConfig({
     projects: [
       // Each project names its own files: an `include` set here would be merged into both projects' lists.
       { extends: true, test: { name: 'arbor', include: ['tests/**/*.test.ts', 'ts/**/*.test.ts'] } },
-      // The framework's suites again on node:http's server (`server: 'node'`): both servers answer alike.
+      // The framework's suites again on Arbor's own server (`server: 'arbor'`): both servers answer alike.
       {
         extends: true,
         test: {
-          name: 'node-server',
+          name: 'arbor-server',
           include: ['tests/app/**/*.test.ts'],
-          env: { ARBOR_TEST_SERVER: 'node' },
+          env: { ARBOR_TEST_SERVER: 'arbor' },
         },
       },
     ],

@@ -96,7 +96,7 @@ describe('adapters', () => {
     const server = createNodeServer((req, res) => {
       ended.push(req.readableEnded);
       app.listener(req, res);
-    });
+    }, app.upgradeListener);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     expect(await (await fetch(`${base}/empty`)).text()).toBe('none');
@@ -123,7 +123,7 @@ describe('adapters', () => {
 
 describe('the server option', () => {
   test.each([
-    [undefined, false],
+    [undefined, true],
     ['arbor' as const, false],
     ['node' as const, true],
   ])('server: %s → a node:http Server: %s; both answer', async (server, isNodeHttp) => {
@@ -133,6 +133,7 @@ describe('the server option', () => {
     app.get('/which', (_q, res) => res.send('answered'));
     const created = app.createServer();
     expect(created instanceof Server).toBe(isNodeHttp);
+    expect(created.kind).toBe(isNodeHttp ? 'node' : 'arbor');
     await new Promise<void>((resolve) => created.listen(0, '127.0.0.1', resolve));
     const reply = await fetch(`http://127.0.0.1:${(created.address() as AddressInfo).port}/which`);
     expect(await reply.text()).toBe('answered');

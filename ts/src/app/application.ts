@@ -15,8 +15,9 @@ import type { RequestListener } from 'node:http';
 import { RouteCacheBoot } from '../cache/boot.js';
 import { tableOptions } from '../cache/fingerprint.js';
 import { RouteError } from '../errors.js';
-import type { ArborServer } from '../http/arbor-server.js';
+import type { AppServer } from '../http/arbor-server.js';
 import { type FetchInfo, handleFetch } from '../http/fetch-adapter.js';
+import { createDetachedListener, type DetachedListener } from '../http/node-detached.js';
 import { createNodeListener } from '../http/node-listener.js';
 import type { AnnotationSet } from '../openapi/types.js';
 import type { Router } from '../router.js';
@@ -26,8 +27,8 @@ import type { ApplicationConfig } from './config.js';
 import { RouteContracts } from './contracts.js';
 import { type RouteHandler, resolveHandler } from './handler.js';
 import { type IncomingInput, Kernel } from './kernel.js';
-import { ServerLifecycle, type Serving } from './lifecycle.js';
-import { consoleLogger, type Logger } from './logger.js';
+import { type CloseHook, ServerLifecycle, type Serving } from './lifecycle.js';
+import { consoleLogger, type Logger, transportLogger } from './logger.js';
 import { type Middleware, type MiddlewareFactory, type MiddlewareRef, toReferences } from './middleware.js';
 import { checkMiddlewareNames } from './middleware-check.js';
 import type { Bindings, NoBindings } from './params.js';
@@ -42,6 +43,7 @@ import { RouteTable, type TableChange } from './route-table.js';
 import { MemoryRateLimitStore, throttleFactory } from './throttle.js';
 import { generateUrl, type UrlParams } from './url.js';
 import { validateOptions } from './validation.js';
+import { type RunOptions, superviseWorkers } from './workers.js';
 
 /**
  * `B` holds the value types of the bindings registered so far (`bind()` returns the application typed
@@ -60,6 +62,7 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
   /** Built by the first `ready()` or request; kept for the application's life. */
   #kernel: Kernel | null = null;
   #listener: RequestListener | null = null;
+  #detached: DetachedListener | null = null;
   /** `ready()` checked the table as it is (reset by a registration or a middleware change). */
   #ready = false;
 
@@ -217,7 +220,7 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
     this.ready();
     if (this.#listener === null) {
       const kernel = this.#kernelNow();
-      this.#listener = createNodeListener((input) => kernel.dispatch(input), this.#logger);
+      this.#listener = createNodeListener((input) => kernel.dispatch(input), transportLogger(this.#logger));
     }
     return this.#listener;
   }
@@ -225,6 +228,30 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
   /** The same listener, as a method. */
   handler(): RequestListener {
     return this.listener;
+  }
+
+  /**
+   * node:http's `'upgrade'` (and `'connect'`) listener: requests that ask to switch protocols are routed
+   * like any other (middleware first), and a WebSocket route takes the connection over; anything else is
+   * answered and the connection closed. Mount it beside {@link listener} in your own server.
+   *
+   * @example
+   * const server = http.createServer(app.listener);
+   * server.on('upgrade', app.upgradeListener);
+   */
+  get upgradeListener(): DetachedListener {
+    this.ready();
+    if (this.#detached === null) {
+      const kernel = this.#kernelNow();
+      this.#detached = createDetachedListener(
+        (input) => kernel.dispatch(input),
+        transportLogger(this.#logger),
+        {
+          lingerMs: this.config.keepAliveTimeout ?? 5_000,
+        },
+      );
+    }
+    return this.#detached;
   }
 
   /** Serves a web-standard `Request` (fetch-based runtimes, tests). */
@@ -243,7 +270,7 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
    * The application's server, not yet listening: Arbor's own HTTP/1.1 server, or node:http with
    * `server: 'node'` (timeouts from the configuration).
    */
-  createServer(): ArborServer {
+  createServer(): AppServer {
     return this.#lifecycle.create(this.#serving());
   }
 
@@ -251,22 +278,49 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
    * Starts the application's server (see `createServer()`) on `config.port`, else `PORT`, else 3000, and returns it. With
    * `ARBOR_NO_LISTEN=1` (the CLI's mode) it registers nothing more and does not listen. Call it last.
    */
-  run(): ArborServer {
+  run(): AppServer;
+  /**
+   * With `workers`: in the primary process, forks that many workers with node:cluster (each runs this
+   * program and so this `run()`, serving on the shared port), restarts one that dies, and on SIGTERM or
+   * SIGINT closes them all gracefully; it returns `null` there. In a worker it serves as `run()` does.
+   */
+  run(options: RunOptions): AppServer | null;
+  run(options: RunOptions = {}): AppServer | null {
     registerApplication(this, 'running');
     this.ready(); // registration errors and unknown middleware names surface here, before anything is served
     this.compileValidation(); // so do annotation mistakes, and no request pays for compiling
+    if (options.workers !== undefined && superviseWorkers(options.workers, this.#logger)) return null;
     return this.#lifecycle.start(this.#serving(), () => this.close());
   }
 
   #serving(): Serving {
     this.ready();
     const kernel = this.#kernelNow();
-    return { dispatch: (input) => kernel.dispatch(input), listener: () => this.listener };
+    return {
+      dispatch: (input) => kernel.dispatch(input),
+      listener: () => this.listener,
+      detached: () => this.upgradeListener,
+    };
   }
 
-  /** Closes the server `run()` started: in-flight requests finish, new connections are refused. */
-  async close(graceMs?: number): Promise<void> {
-    await this.#lifecycle.close(graceMs);
+  /**
+   * Runs `hook` when the application closes (`close()`, or the signal `run()` listens for): after the
+   * server has closed and before the process exits, awaited; hooks run in the order they were added.
+   *
+   * @example
+   * app.onClose(() => pool.end());
+   */
+  onClose(hook: CloseHook): this {
+    this.#lifecycle.onClose(hook);
+    return this;
+  }
+
+  /**
+   * Closes the server `run()` started (in-flight requests finish, new connections are refused), then runs
+   * the `onClose` hooks.
+   */
+  close(graceMs?: number): Promise<void> {
+    return this.#lifecycle.close(graceMs);
   }
 
   /**
@@ -302,6 +356,7 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
         methodNotAllowed: this.config.methodNotAllowed ?? true,
         trailingSlash: this.config.trailingSlash ?? true,
         trustProxy: this.config.trustProxy ?? null,
+        requestId: this.config.requestId,
       },
       logger: this.#logger,
     });

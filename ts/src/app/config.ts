@@ -1,4 +1,5 @@
 /** Application configuration: the keys `new Application(config)` takes, and how `run()` picks its port. */
+import type { SecureServerOptions } from 'node:http2';
 import type { Order } from '../engine/engine.js';
 import type { RouterOptions } from '../router.js';
 import type { Logger } from './logger.js';
@@ -16,6 +17,16 @@ export interface OpenApiConfig {
     license?: { name: string; url?: string };
   };
   servers?: { url: string; description?: string }[];
+}
+
+/** The `requestId` configuration key. */
+export interface RequestIdConfig {
+  /** The request and response field (default `X-Request-Id`). */
+  header?: string;
+  /** Take the incoming field's value when it is 1–200 visible ASCII characters (default `false`). */
+  trustIncoming?: boolean;
+  /** A new id (default: `crypto.randomUUID()`). */
+  generate?: () => string;
 }
 
 export interface ApplicationConfig {
@@ -57,6 +68,23 @@ export interface ApplicationConfig {
    * node:http's events). `app.listener` mounts in any node:http server either way.
    */
   server?: 'arbor' | 'node';
+  /**
+   * Serve HTTPS from `run()`/`createServer()`: node:https's options (`key`, `cert`, `ca`, `pfx`,
+   * `passphrase`, …). Only on the node server (`server: 'node'`, the default).
+   */
+  tls?: SecureServerOptions;
+  /**
+   * Serve HTTP/2 (with `tls`: ALPN `h2`, HTTP/1.1 clients still served) through node:http2's compatibility
+   * API. Without `tls`, cleartext HTTP/2 (h2c, prior knowledge only). Only on the node server.
+   */
+  http2?: boolean;
+  /**
+   * Give each request an id, `req.id`, echoed in the response's `X-Request-Id` (and in `requestLogger()`'s
+   * records). `true`: a new random id per request. `{ trustIncoming: true }`: take the client's
+   * `X-Request-Id` when it is a sane token (else generate). `header` renames the field, `generate` replaces
+   * the generator. Default: off (`req.id` is then `''`).
+   */
+  requestId?: boolean | RequestIdConfig;
   /**
    * Check requests against their route's annotations before the handler (400 `{ error, code, details }`),
    * and with `{ responses: true }` responses against their documented schema. A route's own

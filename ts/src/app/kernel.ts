@@ -224,6 +224,7 @@ export class Kernel {
       // The context describes the route to `req.route` when a handler reads it.
       route: matched,
       body: input.hasBody ? () => loadBody(settings, input) : noBody,
+      upgrade: input.upgrade,
       id,
     });
     const res = new Response();

@@ -2,7 +2,7 @@
  * The request a handler receives: route parameters (percent-decoded), query string, headers, the body
  * (read and parsed before the handler runs), and attributes that middleware attach for later layers.
  */
-import type { HeaderSource } from '../http/dispatch.js';
+import type { HeaderSource, UpgradeChannel } from '../http/dispatch.js';
 import { decodeJson, EMPTY_BODY, isJsonMediaType, type ParsedBody } from './body.js';
 import { HttpError } from './errors.js';
 import type { AnyParams } from './params.js';
@@ -54,6 +54,8 @@ export interface RequestInit {
   route?: RequestRoute | RouteSource | null;
   /** Reads and parses the body when first asked (the kernel's). Without one the body is empty. */
   body?: (() => ParsedBody | Promise<ParsedBody>) | undefined;
+  /** The transport's channel when the request asks to switch protocols (see `IncomingInput.upgrade`). */
+  upgrade?: UpgradeChannel | undefined;
   /** The request id (the kernel's, from the `requestId` setting); `''` when ids are off. */
   id?: string | undefined;
 }
@@ -113,6 +115,11 @@ export class Request<P extends AnyParams = AnyParams> {
   #loader: (() => ParsedBody | Promise<ParsedBody>) | null;
   #loading: Promise<void> | null = null;
   #search: URLSearchParams | undefined;
+  /**
+   * @internal The transport's channel when this request asks to switch protocols and the transport can
+   * hand its connection over (WebSocket routes take it); `null` otherwise.
+   */
+  readonly upgrade: UpgradeChannel | null;
 
   constructor(init: RequestInit) {
     this.method = init.method;
@@ -126,6 +133,7 @@ export class Request<P extends AnyParams = AnyParams> {
     this.#captures = init.captures ?? NO_CAPTURES;
     this.#loader = init.body ?? null;
     this.#body = this.#loader === null ? EMPTY_BODY : null;
+    this.upgrade = init.upgrade ?? null;
   }
 
   /** The matched route, or `null` (fallback, automatic OPTIONS, errors). */

@@ -1,7 +1,11 @@
 /**
  * What `app.run()` and `app.createServer()` return, whichever server is behind it: a `net.Server` (listen,
- * address, close, its events) that also closes gracefully, and the options both servers take.
+ * address, close, its events) that also closes gracefully and says which server it is, and the options
+ * every server takes.
  */
+import type { Server as HttpServer } from 'node:http';
+import type { Http2SecureServer, Http2Server } from 'node:http2';
+import type { Server as HttpsServer } from 'node:https';
 import type { Server } from 'node:net';
 
 export interface ServerOptions {
@@ -15,14 +19,39 @@ export interface ServerOptions {
   keepAliveTimeout?: number;
 }
 
-/** A server with `closeGracefully()`. */
+/**
+ * Which server serves: node:http (`'node'`, the default), node:https (`'https'`, with `tls`), node:http2
+ * (`'http2'`, with `http2: true`) or Arbor's own HTTP/1.1 server (`'arbor'`).
+ */
+export type ServerKind = 'node' | 'https' | 'http2' | 'arbor';
+
+/** A server with `closeGracefully()` and its {@link ServerKind}. */
 export interface ArborServer extends Server {
+  readonly kind: ServerKind;
   /**
    * Stops accepting connections; requests already received are answered, then their connections close;
    * idle connections close at once; whatever is left after `graceMs` (default 10,000) is cut.
    */
   closeGracefully(graceMs?: number): Promise<void>;
 }
+
+/** node:http's `Server` (the default server). */
+export type NodeArborServer = HttpServer & ArborServer & { readonly kind: 'node' };
+/** node:https's `Server` (`tls` given). */
+export type HttpsArborServer = HttpsServer & ArborServer & { readonly kind: 'https' };
+/** node:http2's server (`http2: true`): secure with `tls`, cleartext (h2c) without. */
+export type Http2ArborServer = (Http2SecureServer | Http2Server) & ArborServer & { readonly kind: 'http2' };
+/** Arbor's own HTTP/1.1 server on `node:net` (`server: 'arbor'`). */
+export type WireArborServer = Server & ArborServer & { readonly kind: 'arbor' };
+
+/**
+ * What `run()` and `createServer()` return: narrow on `kind` to reach the server's own API.
+ *
+ * @example
+ * const server = app.createServer();
+ * if (server.kind === 'node') server.headersTimeout = 10_000;
+ */
+export type AppServer = NodeArborServer | HttpsArborServer | Http2ArborServer | WireArborServer;
 
 /** The options with their defaults; the head timeout never exceeds the request timeout. */
 export function serverLimits(options: ServerOptions): Required<ServerOptions> {

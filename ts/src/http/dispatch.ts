@@ -4,6 +4,7 @@
  * {@link IncomingInput}, calls a {@link Dispatch}, and writes back the {@link OutgoingResponse}. The
  * application wires its kernel in; the transports import nothing of it.
  */
+import type { Duplex } from 'node:stream';
 import { http } from '../builtins.js';
 
 /**
@@ -35,6 +36,27 @@ export interface IncomingInput {
   hasBody: boolean;
   /** Reads the whole body, failing with a 413 `HttpError` past `limit` bytes. */
   readBody(limit: number): Promise<Uint8Array>;
+  /**
+   * Present when the request asks to switch protocols (`Connection: upgrade` with an `Upgrade` field, e.g.
+   * a WebSocket handshake) on a transport that can hand its connection over. Whoever serves the request
+   * may {@link UpgradeChannel.take} it; if nobody does, the transport writes the answer and then closes
+   * the connection (the bytes after such a request are never read as HTTP: they may be the new protocol).
+   */
+  upgrade?: UpgradeChannel | undefined;
+}
+
+/** A connection that may leave HTTP for the protocol its request asked for. */
+export interface UpgradeChannel {
+  /** The `Upgrade` field as sent (e.g. `websocket`). */
+  readonly protocol: string;
+  /** Whether {@link take} was called. */
+  readonly taken: boolean;
+  /**
+   * Hands the connection over: the transport stops reading, timing and writing it, and writes nothing for
+   * this request (the taker answers, e.g. `101 Switching Protocols`). `head` is what the client sent after
+   * the request head (the new protocol's first bytes). Throws when called twice.
+   */
+  take(): { socket: Duplex; head: Buffer };
 }
 
 /** The answer a transport writes back (the application's `Response` is one). */

@@ -7,12 +7,20 @@
  * and the connection closes. When it was pipelined behind valid requests, their responses go out first,
  * in order, and the error after them — never over a response in progress.
  */
-import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { SecureContextOptions, TlsOptions } from 'node:tls';
 import { http } from '../builtins.js';
-import { type ArborServer, type ServerOptions, serverLimits } from './arbor-server.js';
+import {
+  type HttpsArborServer,
+  type NodeArborServer,
+  type ServerOptions,
+  serverLimits,
+} from './arbor-server.js';
 import { errorBody, HttpError } from './errors.js';
+import type { DetachedListener } from './node-detached.js';
 import { refuse } from './node-listener.js';
+import { afterOwed, afterResponses, inProgress } from './node-socket.js';
 
 /** node:http parser errors → status (anything else: 400). */
 const PARSER_STATUS: Record<string, number> = {
@@ -27,10 +35,15 @@ const PARSER_STATUS: Record<string, number> = {
 /** An HTTP token (RFC 9110 §5.6.2): what a method name is made of. */
 const TCHAR = /[!#$%&'*+.^_`|~0-9A-Za-z-]/;
 
-/** A node:http `Server` with `closeGracefully()`. */
-export type NodeArborServer = Server & ArborServer;
-
-export function createNodeServer(listener: RequestListener, options: ServerOptions = {}): NodeArborServer {
+/**
+ * `listener` serves requests; `detached` serves the ones node hands over with their connection (CONNECT,
+ * and requests asking to upgrade: see node-detached.ts).
+ */
+export function createNodeServer(
+  listener: RequestListener,
+  detached: DetachedListener,
+  options: ServerOptions & { tls?: SecureContextOptions & TlsOptions } = {},
+): NodeArborServer | HttpsArborServer {
   const { maxHeaderSize, requestTimeout, headersTimeout, keepAliveTimeout } = serverLimits(options);
   let closing = false;
   // Every request passes here first (one listener on 'request'): nothing is tracked per request, since
@@ -41,28 +54,35 @@ export function createNodeServer(listener: RequestListener, options: ServerOptio
     listener(req, res);
   };
 
-  const server = http.createServer(
-    {
-      maxHeaderSize,
-      requestTimeout,
-      headersTimeout,
-      // node checks the two timeouts on this period (30 s by default): a short timeout needs a short period.
-      connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(headersTimeout / 4))),
-      // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 §6.3), and the listener
-      // never touches its stream then: node (24.12+; older versions ignore the option) hands it over
-      // already ended instead of resuming, reading and closing an empty stream after the response, which
-      // is several nextTick turns and events per request.
-      optimizeEmptyRequests: true,
-      // A missing Host is refused by the listener's checks, with the JSON error body every refusal has;
-      // node's own refusal has an empty body.
-      requireHostHeader: false,
-    },
-    onRequest,
-  ) as NodeArborServer;
+  const httpOptions = {
+    maxHeaderSize,
+    requestTimeout,
+    headersTimeout,
+    // node checks the two timeouts on this period (30 s by default): a short timeout needs a short period.
+    connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(headersTimeout / 4))),
+    // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 §6.3), and the listener
+    // never touches its stream then: node (24.12+; older versions ignore the option) hands it over
+    // already ended instead of resuming, reading and closing an empty stream after the response, which
+    // is several nextTick turns and events per request.
+    optimizeEmptyRequests: true,
+    // A missing Host is refused by the listener's checks, with the JSON error body every refusal has;
+    // node's own refusal has an empty body.
+    requireHostHeader: false,
+  };
+  // node:https is loaded only by an application that serves TLS (it loads node:tls).
+  const server = (
+    options.tls === undefined
+      ? Object.assign(http.createServer(httpOptions, onRequest), { kind: 'node' as const })
+      : Object.assign(
+          process.getBuiltinModule('node:https').createServer({ ...options.tls, ...httpOptions }, onRequest),
+          { kind: 'https' as const },
+        )
+  ) as NodeArborServer | HttpsArborServer;
   server.keepAliveTimeout = keepAliveTimeout;
-  /** Open connections, for a graceful close (per connection, not per request). */
+  /** Open connections, for a graceful close (per connection, not per request): the sockets node:http
+   * writes responses to, which over TLS are the TLS sockets. */
   const sockets = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
+  server.on(options.tls === undefined ? 'connection' : 'secureConnection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
@@ -107,18 +127,11 @@ export function createNodeServer(listener: RequestListener, options: ServerOptio
     refuse(res, new HttpError(417));
   });
 
-  // CONNECT is routed like any other method (405 with `Allow` on a known path, SPEC §4) instead of node's
-  // default of closing the connection without a word; this server is no proxy, so it never tunnels.
-  server.on('connect', (req: IncomingMessage, socket: Socket) => {
-    const res = new http.ServerResponse(req);
-    res.shouldKeepAlive = false;
-    res.assignSocket(socket);
-    res.once('finish', () => {
-      res.detachSocket(socket);
-      socket.end();
-    });
-    listener(req, res);
-  });
+  // CONNECT is routed like any other method (405 with `Allow` on a known path, 501 for a tunnel) instead
+  // of node's default of closing the connection without a word; this server is no proxy, so it never
+  // tunnels. Requests asking to upgrade are routed too: a WebSocket route takes the connection over.
+  server.on('connect', detached);
+  server.on('upgrade', detached);
 
   server.closeGracefully = (graceMs = 10_000) =>
     new Promise<void>((resolve, reject) => {
@@ -139,37 +152,6 @@ export function createNodeServer(listener: RequestListener, options: ServerOptio
       for (const socket of sockets) afterResponses(socket, () => server.closeIdleConnections());
     });
   return server;
-}
-
-/** node's socket, with the response it is writing (node's default `clientError` handler reads it too). */
-type HttpSocket = Socket & { _httpMessage?: ServerResponse | null };
-
-/**
- * The response `socket` is writing, or `null`. Node writes a connection's responses one at a time, in
- * request order: the first is attached to the socket until it is finished, the pipelined ones wait behind
- * it and are attached in turn, so a connection with no response attached owes none.
- */
-function inProgress(socket: Socket): ServerResponse | null {
-  return (socket as HttpSocket)._httpMessage ?? null;
-}
-
-/** Runs `then` once `socket` owes no response of a complete request (now, or as the last one closes). */
-function afterOwed(socket: Socket, then: () => void): void {
-  const res = inProgress(socket);
-  if (res === null || !res.req.complete || !socket.writable) then();
-  // 'close' follows 'finish' (next tick), when node has already attached the next response, if any; it
-  // also comes alone when the connection dies first.
-  else res.once('close', () => afterOwed(socket, then));
-}
-
-/** Runs `then` after each response `socket` is writing now or has queued behind it. */
-function afterResponses(socket: Socket, then: () => void): void {
-  const res = inProgress(socket);
-  if (res === null) return;
-  res.once('close', () => {
-    then();
-    if (inProgress(socket) !== res) afterResponses(socket, then);
-  });
 }
 
 /**

@@ -1,0 +1,137 @@
+/**
+ * A node:http request (`IncomingMessage`, or node:http2's compatibility request) as the kernel sees it,
+ * and the checks RFC 9112 asks for that node's parser leaves to the application. Shared by the request
+ * listener and the upgrade listener.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Http2ServerRequest } from 'node:http2';
+import { clientAborted, readLimited } from './body-stream.js';
+import type { HeaderSource, IncomingInput, UpgradeChannel } from './dispatch.js';
+import { HttpError } from './errors.js';
+
+/**
+ * One request as the kernel sees it, and its header source: node's own headers object (lower-case names,
+ * repeated headers already joined by node), read in place. Node builds that object from `rawHeaders` on
+ * first access, so it is touched only when a header is asked for: the checks below read `rawHeaders`.
+ */
+export class NodeInput implements IncomingInput, HeaderSource {
+  readonly method: string;
+  readonly target: string;
+  readonly ip: string;
+  readonly hasBody: boolean;
+  readonly upgrade: UpgradeChannel | undefined;
+  /** Set when the body was refused part-way (413, a bad chunk): the connection closes after the answer. */
+  bodyRefused = false;
+  readonly #req: IncomingMessage;
+  #all: Map<string, string> | undefined;
+
+  constructor(req: IncomingMessage, hasBody: boolean, upgrade?: UpgradeChannel) {
+    this.#req = req;
+    this.upgrade = upgrade;
+    this.method = req.method ?? 'GET';
+    this.target = req.url ?? '/';
+    this.ip = req.socket.remoteAddress ?? '';
+    this.hasBody = hasBody;
+  }
+
+  get headers(): HeaderSource {
+    return this;
+  }
+
+  get(name: string): string | undefined {
+    const headers = this.#req.headers;
+    const value = headers[name];
+    if (value === undefined && name === 'host') return headers[':authority'] as string | undefined;
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  all(): Map<string, string> {
+    if (this.#all === undefined) {
+      this.#all = new Map();
+      for (const name of Object.keys(this.#req.headers)) {
+        // HTTP/2's pseudo-header fields (`:path`, `:authority`, …) are the request line, not headers.
+        if (name.charCodeAt(0) === 0x3a) continue;
+        const value = this.get(name);
+        if (value !== undefined) this.#all.set(name, value);
+      }
+    }
+    return this.#all;
+  }
+
+  async readBody(limit: number): Promise<Uint8Array> {
+    const req = this.#req;
+    try {
+      return await readLimited(req, limit, req.headers['content-length']);
+    } catch (error) {
+      // The client went away mid-body: its fault, not the server's (no 500, no stack trace in the log).
+      const code = (error as NodeJS.ErrnoException).code;
+      if (!(error instanceof HttpError) && (req.destroyed || code === 'ECONNRESET')) throw clientAborted();
+      // The rest of the body is not read: close the connection after answering instead of draining it.
+      this.bodyRefused = true;
+      throw error;
+    }
+  }
+}
+
+/** What one pass over the raw header names finds: a protocol error, or whether a body follows. */
+export const NO_BODY = 0;
+export const BODY = 1;
+
+/**
+ * What RFC 9112 rejects and node's parser lets through, checked where it is cheap (one pass over the raw
+ * header names): an error to answer before any routing, else {@link BODY} or {@link NO_BODY}.
+ * - a request line without `HTTP/1.x` (node takes `GET /` as HTTP/0.9; `HTTP/2.0` over HTTP/1): 400 / 505;
+ * - no `Host` in an HTTP/1.1 request, or more than one (§3.2: MUST be 400);
+ * - `Transfer-Encoding` in an HTTP/1.0 request (§6.1);
+ * - a `Transfer-Encoding` other than `chunked` (`gzip, chunked`): §6.1, a coding the server does not
+ *   understand, 501.
+ * RFC 9112 §6.3: a request with neither Content-Length nor Transfer-Encoding (or a Content-Length of 0)
+ * has no body; then the stream is never touched (node drains what was not read when the response ends).
+ * Node's parser refuses a repeated Content-Length, and trims header values, so the raw value is the one.
+ */
+export function inspect(req: IncomingMessage): HttpError | typeof BODY | typeof NO_BODY {
+  if (req.httpVersionMajor === 2) return inspectHttp2(req as unknown as Http2ServerRequest);
+  if (req.httpVersionMajor !== 1) {
+    return req.httpVersionMajor === 0
+      ? new HttpError(400, 'Request line without an HTTP version')
+      : new HttpError(505, `HTTP/${req.httpVersion} is not supported on this connection`);
+  }
+  const raw = req.rawHeaders;
+  let hosts = 0;
+  let length: string | undefined;
+  let chunked = false;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    const size = name.length;
+    if (size === 4) {
+      if (name.toLowerCase() === 'host') hosts++;
+    } else if (size === 14) {
+      if (length === undefined && name.toLowerCase() === 'content-length') length = raw[i + 1];
+    } else if (size === 17 && name.toLowerCase() === 'transfer-encoding') {
+      chunked = true;
+    }
+  }
+  if (hosts > 1) return new HttpError(400, 'More than one Host header');
+  if (hosts === 0 && req.httpVersionMinor === 1) return new HttpError(400, 'Missing Host header');
+  if (chunked) {
+    // RFC 9112 §6.1: Transfer-Encoding in an HTTP/1.0 request is faulty framing.
+    if (req.httpVersionMinor === 0) return new HttpError(400, 'Transfer-Encoding in an HTTP/1.0 request');
+    // node joins repeated Transfer-Encoding lines: `gzip` then `chunked` is `gzip, chunked`.
+    const coding = req.headers['transfer-encoding'] as string;
+    if (coding.trim().toLowerCase() !== 'chunked')
+      return new HttpError(501, `Transfer-Encoding ${JSON.stringify(coding)} is not implemented`);
+    return BODY;
+  }
+  return length !== undefined && length !== '0' ? BODY : NO_BODY;
+}
+
+/**
+ * An HTTP/2 request (node:http2's compatibility API): node has already refused what HTTP/2 forbids
+ * (connection-specific fields, Transfer-Encoding, a missing `:method` or `:path`); the authority comes in
+ * `:authority` (or `Host`), and a request has a body unless its HEADERS frame ended the stream.
+ */
+function inspectHttp2(req: Http2ServerRequest): HttpError | typeof BODY | typeof NO_BODY {
+  if (req.headers[':authority'] === undefined && req.headers.host === undefined)
+    return new HttpError(400, 'Missing :authority');
+  return req.stream.endAfterHeaders ? NO_BODY : BODY;
+}
