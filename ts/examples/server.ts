@@ -1,6 +1,7 @@
 /**
- * The demo: the tasks and the products APIs in one server (PORT, default 3000), with request logging and
- * CORS on every route. `GET /` answers `{ message, version }`.
+ * The demo: the tasks and the products APIs in one server (PORT, default 3000), with request logging, request
+ * ids (`X-Request-Id`, trusted from a proxy in front) and CORS on every route. `GET /` answers
+ * `{ message, version }`. Pass a structured logger (`createDemoApp({ logger: pino() })`) for JSON records.
  *
  *     npx tsx ts/examples/server.ts          # or: PORT=8080 npx tsx ts/examples/server.ts
  *
@@ -25,6 +26,8 @@ export function createDemoApp(config: ApplicationConfig = {}): Application {
       servers: [{ url: 'http://localhost:3000', description: 'Local development' }],
     },
     validate: REFERENCE_VALIDATION,
+    // Each request log record and error record carries the id the client gets back (docs/LOGGING.md).
+    requestId: { trustIncoming: true },
     ...config,
   });
   app.middleware(requestLogger(config.logger === undefined ? {} : { logger: config.logger }));
