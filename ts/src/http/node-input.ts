@@ -8,6 +8,7 @@ import type { Http2ServerRequest } from 'node:http2';
 import { clientAborted, readLimited } from './body-stream.js';
 import type { HeaderSource, IncomingInput, UpgradeChannel } from './dispatch.js';
 import { HttpError } from './errors.js';
+import { repeatedFieldMessage, SINGLETON_FIELDS } from './singleton-fields.js';
 
 /**
  * One request as the kernel sees it, and its header source: node's own headers object (lower-case names,
@@ -73,6 +74,12 @@ export class NodeInput implements IncomingInput, HeaderSource {
   }
 }
 
+/** One bit per singleton field (there are fewer than 31), to find a repeated one in one pass. */
+const SINGLETON_BITS = new Map([...SINGLETON_FIELDS.keys()].map((name, index) => [name, 1 << index]));
+/** 1 at each name length worth a lookup: a singleton field's, or Transfer-Encoding's. */
+const LOOKED_UP = new Uint8Array(32);
+for (const name of [...SINGLETON_FIELDS.keys(), 'transfer-encoding']) LOOKED_UP[name.length] = 1;
+
 /** What one pass over the raw header names finds: a protocol error, or whether a body follows. */
 export const NO_BODY = 0;
 export const BODY = 1;
@@ -82,6 +89,8 @@ export const BODY = 1;
  * header names): an error to answer before any routing, else {@link BODY} or {@link NO_BODY}.
  * - a request line without `HTTP/1.x` (node takes `GET /` as HTTP/0.9; `HTTP/2.0` over HTTP/1): 400 / 505;
  * - no `Host` in an HTTP/1.1 request, or more than one (§3.2: MUST be 400);
+ * - any other field of {@link SINGLETON_FIELDS} repeated: node would keep the first silently, a proxy in
+ *   front may keep another, so the request is refused (400) on both servers;
  * - `Transfer-Encoding` in an HTTP/1.0 request (§6.1);
  * - a `Transfer-Encoding` other than `chunked` (`gzip, chunked`): §6.1, a coding the server does not
  *   understand, 501.
@@ -100,18 +109,23 @@ export function inspect(req: IncomingMessage): HttpError | typeof BODY | typeof 
   let hosts = 0;
   let length: string | undefined;
   let chunked = false;
+  let seen = 0;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i] as string;
     const size = name.length;
-    if (size === 4) {
-      if (name.toLowerCase() === 'host') hosts++;
-    } else if (size === 14) {
-      if (length === undefined && name.toLowerCase() === 'content-length') length = raw[i + 1];
-    } else if (size === 17 && name.toLowerCase() === 'transfer-encoding') {
+    // Only names as long as a singleton field's, or Transfer-Encoding's, are lower-cased and looked up.
+    if (size >= LOOKED_UP.length || LOOKED_UP[size] === 0) continue;
+    const lower = name.toLowerCase();
+    const bit = SINGLETON_BITS.get(lower);
+    if (bit !== undefined) {
+      if ((seen & bit) !== 0) return new HttpError(400, repeatedFieldMessage(lower));
+      seen |= bit;
+      if (lower === 'host') hosts++;
+      else if (lower === 'content-length') length = raw[i + 1];
+    } else if (lower === 'transfer-encoding') {
       chunked = true;
     }
   }
-  if (hosts > 1) return new HttpError(400, 'More than one Host header');
   if (hosts === 0 && req.httpVersionMinor === 1) return new HttpError(400, 'Missing Host header');
   if (chunked) {
     // RFC 9112 §6.1: Transfer-Encoding in an HTTP/1.0 request is faulty framing.
