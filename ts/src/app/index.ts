@@ -20,8 +20,8 @@ export type { BindingResolver, IncomingInput } from './kernel.js';
 export {
   consoleLogger,
   type LogFields,
-  type LogMethod,
   type Logger,
+  type LogMethod,
   type LogRecord,
   type MemoryLogger,
   memoryLogger,
@@ -66,3 +66,11 @@ export {
   type ValidateOptions,
   type ValidationDetail,
 } from './validation.js';
+export {
+  DEFAULT_MAX_PAYLOAD,
+  type PatternWebSocketHandler,
+  type WebSocket,
+  type WebSocketHandler,
+  type WebSocketOptions,
+} from './websocket.js';
+export type { WebSocketHub } from './websocket-hub.js';

@@ -15,6 +15,14 @@ import type { Bindings, JoinPath, NoBindings } from './params.js';
 import { type ResourceOptions, resourceRoutes } from './resource.js';
 import type { RegisteredRoute } from './route.js';
 import type { ValidateConfig } from './validation.js';
+import {
+  isWebSocketRoute,
+  type PatternWebSocketHandler,
+  type WebSocketHandler,
+  type WebSocketOptions,
+  webSocketRoute,
+} from './websocket.js';
+import { WebSocketHub } from './websocket-hub.js';
 
 /** The verbs `any()` registers, in the order `Allow` headers list them. */
 export const VERBS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -24,6 +32,9 @@ export const VERBS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'
  * bindings' value types: together with each uri they type the handler's `req.param()` and bound values.
  */
 export abstract class Registrar<Prefix extends string = '', B extends Bindings = NoBindings> {
+  /** The application's open WebSockets: created with the application, handed to each group it makes. */
+  #webSockets = new WebSocketHub();
+
   /** @internal */
   protected abstract addRoute(methods: readonly string[], uri: string, handler: RouteHandler): Route;
   /** @internal */
@@ -82,6 +93,37 @@ export abstract class Registrar<Prefix extends string = '', B extends Bindings =
   }
 
   /**
+   * A WebSocket route: a GET route whose middleware (application, group, route) runs before the handshake,
+   * so it can refuse with 401, 403 or 429 before any WebSocket exists. A request without a WebSocket
+   * upgrade gets 426. The handler gets the open WebSocket (`ws`'s) and the request; see docs/WEBSOCKETS.md.
+   *
+   * @example
+   * app.ws('/chat/:room', (socket, req) => {
+   *   socket.on('message', (data) => socket.send(`${req.param('room')}: ${data}`));
+   * }).middleware('auth');
+   */
+  ws<U extends string>(
+    uri: U,
+    handler: PatternWebSocketHandler<JoinPath<Prefix, U>, B>,
+    options?: WebSocketOptions,
+  ): Route {
+    if (typeof handler !== 'function') throw new TypeError(`ws(): the handler of ${uri} must be a function`);
+    return this.addRoute(
+      ['GET'],
+      uri,
+      webSocketRoute(handler as WebSocketHandler, this.#webSockets, options),
+    );
+  }
+
+  /**
+   * @internal The open WebSockets of the application (its groups share it): `close()` closes them with
+   * 1001 (`webSockets.closeAll(graceMs)`).
+   */
+  get webSockets(): WebSocketHub {
+    return this.#webSockets;
+  }
+
+  /**
    * Registers the routes of `callback` under `prefix`. Groups nest (prefixes concatenate) and take
    * middleware: `app.group('/admin', g => { … }).middleware(['auth', 'admin'])`. The prefix's parameters
    * are typed in the group's handlers (`app.group('/orgs/:org', g => g.get('/', (req) => … req.param('org')))`).
@@ -91,6 +133,8 @@ export abstract class Registrar<Prefix extends string = '', B extends Bindings =
     callback: (group: Group<JoinPath<Prefix, P>, B>) => void,
   ): Group<JoinPath<Prefix, P>, B> {
     const group = this.childGroup(prefix) as Group<JoinPath<Prefix, P>, B>;
+    // A group's WebSocket routes are its application's: one hub closes them all.
+    group.#webSockets = this.#webSockets;
     callback(group);
     return group;
   }
@@ -313,6 +357,7 @@ export class Route {
       handlerLocation: this.handlerLocation(),
       callSite: this.callSite,
       ...(validated ? { validated: true } : {}),
+      ...(isWebSocketRoute(this.handler.call) ? { webSocket: true } : {}),
     };
   }
 }

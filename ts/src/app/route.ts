@@ -22,4 +22,6 @@ export interface RegisteredRoute {
   callSite: CallSite | null;
   /** Requests are checked against the annotations (`validate`): the document lists the 400. */
   validated?: boolean;
+  /** A WebSocket route (`app.ws`): a GET that answers 101 and continues as a WebSocket. */
+  webSocket?: boolean;
 }

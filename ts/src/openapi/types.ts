@@ -28,6 +28,8 @@ export type RegisteredRoute = {
   callSite: CallSite | null;
   /** Requests are checked against the annotations (`validate`): the document lists the 400. */
   validated?: boolean;
+  /** A WebSocket route (`app.ws`): documented with its 101 answer. */
+  webSocket?: boolean;
 };
 
 /** The `openapi` key of the Application's config (SPEC §5). */
