@@ -40,7 +40,7 @@ describe('which incoming ids are sane', () => {
     expect(requestIds(true)?.header).toBe('X-Request-Id');
     expect(() => requestIds({ header: 'X Request' })).toThrow(TypeError);
     const untrusting = requestIds(true);
-    expect(untrusting?.assign(headersFromMap({ 'x-request-id': 'mine' }))).toMatch(UUID);
+    expect(untrusting?.assign(headersFromMap(new Map([['x-request-id', 'mine']])))).toMatch(UUID);
   });
 });
 
