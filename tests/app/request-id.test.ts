@@ -140,10 +140,13 @@ describe('request ids, in-process and misconfigured', () => {
     const logger = memoryLogger();
     const app = new Application(withEngine({ logger, requestId: { generate: () => 'not sane' } }));
     app.get('/id', (req, res) => res.json({ id: req.id }));
-    const reply = await app.fetch(new Request('http://arbor.test/id'));
+    const reply = await app.fetch(new Request('http://arbor.test/id?token=secret'));
     expect(reply.status).toBe(500);
     expect(reply.headers.get('x-request-id')).toBeNull();
-    expect(logger.errors[0]?.message).toMatch(/requestId\.generate returned "not sane"/);
+    expect(logger.errors[0]?.message).toMatch(/^GET \/id failed: requestId\.generate returned "not sane"/);
+    // It failed before the target was split: the record still names the path only, never the query.
+    expect(logger.errors[0]?.fields).toMatchObject({ method: 'GET', path: '/id' });
+    expect(JSON.stringify(logger.records)).not.toContain('secret');
   });
 
   test('a header name HTTP cannot carry is a start-up error', () => {

@@ -16,7 +16,7 @@ export function crashed(logger: Logger, error: unknown, input: IncomingInput): R
 /** Which request failed, as the error record names it. */
 export interface FailedRequest {
   method: string;
-  /** The path as received (the whole target when the request failed before it was split). */
+  /** The path as received; a whole target (when the request failed before it was split) loses its query. */
   path: string;
   /** The request id, `''` when ids are off. */
   id: string;
@@ -39,7 +39,10 @@ export function errorResponse(
     for (const [name, value] of Object.entries(error.headers)) res.header(name, value);
     return res;
   }
-  const { method, path, id, route } = request;
+  const { method, id, route } = request;
+  // A query string may carry secrets (tokens, e-mail addresses): the record names the path only.
+  const query = request.path.indexOf('?');
+  const path = query === -1 ? request.path : request.path.slice(0, query);
   state.logger.error(
     {
       err: error,
