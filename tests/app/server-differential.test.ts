@@ -16,6 +16,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Application, type ArborServer, memoryLogger } from '../../ts/src/app/index.js';
+import { SINGLETON_FIELDS } from '../../ts/src/http/singleton-fields.js';
 import { withEngine } from './support/engine.js';
 import { type Exchange, type ExchangeOptions, exchange } from './support/raw-exchange.js';
 import { listen } from './support/transport.js';
@@ -65,7 +66,12 @@ const WHY = {
     'node:http splits the request line on runs of spaces; Arbor keeps to single SP (RFC 9112 §3 allows either)',
   coding:
     'RFC 9112 §6.3 wants 400 when chunked is not the final coding; Arbor answers every coding it does not implement 501 (docs/FRAMEWORK.md: "a transfer coding other than chunked → 501"). Both close',
+  trailer:
+    'RFC 9110 §6.5.1: a field needed before the content may not come after it; node:http refuses only Transfer-Encoding and Content-Length there, Arbor every framing, routing, credential and request-modifier field',
 } as const;
+
+/** node:http's singleton fields (`singleton-fields.ts`): a repeated one is refused. */
+const SINGLETONS = [...SINGLETON_FIELDS.values()];
 
 const cases: Case[] = [
   // --- Valid requests: both answer and keep the connection as the request asks.
@@ -110,11 +116,6 @@ const cases: Case[] = [
   {
     name: 'HTTP/1.0 with Host and Connection: Keep-Alive',
     payload: request('GET', '/health', 'Connection: Keep-Alive\r\n', 'HTTP/1.0'),
-    expect: '200 open',
-  },
-  {
-    name: 'Connection: upgrade is served as a plain request',
-    payload: get('/health', 'Connection: upgrade\r\nUpgrade: foo\r\n'),
     expect: '200 open',
   },
   { name: 'empty lines before the request line', payload: `\r\n\r\n${get('/health')}`, expect: '200 open' },
@@ -162,6 +163,62 @@ const cases: Case[] = [
     name: 'CONNECT host:port',
     payload: 'CONNECT x:443 HTTP/1.1\r\nHost: x:443\r\n\r\n',
     expect: '501 closed',
+  },
+
+  // --- CONNECT and upgrades: what follows such a head is never read as HTTP.
+  {
+    name: 'CONNECT with a Content-Length body, then a GET',
+    payload: `CONNECT x:443 HTTP/1.1\r\nHost: x:443\r\nContent-Length: 5\r\n\r\nhello${get('/health')}`,
+    expect: '501 closed',
+  },
+  {
+    name: 'CONNECT with a chunked body, then a GET',
+    payload: `CONNECT x:443 HTTP/1.1\r\nHost: x:443\r\nTransfer-Encoding: chunked\r\n\r\n${BODY}${get('/health')}`,
+    expect: '501 closed',
+  },
+  {
+    name: 'a GET without Host, then CONNECT to an absolute-form target (issue 38)',
+    payload: 'GET /a#f HTTP/1.1\r\n\r\nCONNECT http://[::1]/ HTTP/1.1\r\n\r\n',
+    expect: '400 closed',
+  },
+  {
+    name: 'a GET, then CONNECT to an absolute-form target, in one write',
+    payload: `${get('/items/a#f')}CONNECT http://[::1]/ HTTP/1.1\r\n${host}\r\n${get('/health')}`,
+    expect: '200 501 closed',
+  },
+  {
+    name: 'an upgrade nobody performs: answered, then closed',
+    payload: get('/health', 'Connection: upgrade\r\nUpgrade: foo\r\n'),
+    expect: '200 closed',
+  },
+  {
+    name: 'an upgrade nobody performs, then a GET that is not read as HTTP',
+    payload: get('/health', 'Connection: keep-alive, Upgrade\r\nUpgrade: websocket\r\n') + get('/items/1'),
+    expect: '200 closed',
+  },
+  {
+    name: 'an upgrade asked on a route that does not exist, then a GET',
+    payload: get('/nowhere', 'Connection: upgrade\r\nUpgrade: foo\r\n') + get('/items/1'),
+    expect: '404 closed',
+  },
+  {
+    name: 'an upgrade on a POST with a body, then a GET',
+    payload: post('/echo', '{}', 'Connection: upgrade\r\nUpgrade: foo\r\n') + get('/items/1'),
+    expect: {
+      arbor: '200 closed',
+      node: '200 closed',
+      why: "node:http hands what follows an upgrade request's head to its 'upgrade' listener, body included, so the handler reads no body; Arbor reads the framed body (as llhttp does), offers no upgrade for it, and closes after the answer",
+    },
+  },
+  {
+    name: 'Upgrade without Connection: upgrade is a plain request',
+    payload: get('/health', 'Upgrade: foo\r\n') + get('/items/1'),
+    expect: '200 200 open',
+  },
+  {
+    name: 'Connection: upgrade without Upgrade is a plain request',
+    payload: get('/health', 'Connection: upgrade\r\n') + get('/items/1'),
+    expect: '200 200 open',
   },
 
   // --- Malformed request lines: refused before routing, then the connection closes.
@@ -279,6 +336,42 @@ const cases: Case[] = [
   { name: 'an empty field name', payload: get('/health', ': z\r\n'), expect: '400 closed' },
   { name: 'a field line without a colon', payload: get('/health', 'X-Y\r\n'), expect: '400 closed' },
   { name: 'a field name that is not a token', payload: get('/health', 'X(Y): z\r\n'), expect: '400 closed' },
+  {
+    name: 'Connection: close, then Connection: keep-alive (close is sticky), then a GET',
+    payload: get('/health', 'Connection: close\r\nConnection: keep-alive\r\n') + get('/items/1'),
+    expect: '200 closed',
+  },
+  {
+    name: 'HTTP/1.0 with Connection: keep-alive, then Connection: close',
+    payload: `GET /health HTTP/1.0\r\nConnection: keep-alive\r\nConnection: close\r\n\r\n${get('/items/1')}`,
+    expect: {
+      arbor: '200 closed',
+      node: '200 200 open',
+      why: "node's parser reads an HTTP/1.0 request's Connection for keep-alive only; Arbor lets close win on either version (the stricter: a request pipelined after it is never served)",
+    },
+  },
+  {
+    name: '1,000 field lines of 4 bytes',
+    payload: get('/health', 'a:b\r\n'.repeat(999)),
+    expect: '200 open',
+  },
+  {
+    name: '1,001 field lines of 4 bytes',
+    payload: get('/health', 'a:b\r\n'.repeat(1000)),
+    expect: '431 closed',
+  },
+  {
+    name: '1,001 field lines in a head under 16 KiB',
+    payload: get('/health', 'X-Field: 0123\r\n'.repeat(1000)),
+    expect: '431 closed',
+  },
+  ...SINGLETONS.filter((name) => name !== 'Host' && name !== 'Content-Length').map(
+    (name): Case => ({
+      name: `two ${name} fields`,
+      payload: get('/health', `${name}: a\r\n${name}: b\r\n`),
+      expect: '400 closed',
+    }),
+  ),
   {
     name: 'a field value of 17 KiB (head over 16 KiB)',
     payload: get('/health', `X-Long: ${'a'.repeat(17 * 1024)}\r\n`),
@@ -470,6 +563,72 @@ const cases: Case[] = [
     name: 'a last chunk without its final CRLF, then a GET',
     payload: chunked('7\r\n{"a":1}\r\n0\r\n') + get('/items/9'),
     expect: '400 closed',
+  },
+  {
+    name: 'Transfer-Encoding in the trailer section',
+    payload: chunked('7\r\n{"a":1}\r\n0\r\nTransfer-Encoding: chunked\r\n\r\n'),
+    expect: '400 closed',
+  },
+  {
+    name: 'Content-Length in the trailer section',
+    payload: chunked('7\r\n{"a":1}\r\n0\r\nContent-Length: 7\r\n\r\n'),
+    expect: '400 closed',
+  },
+  ...[
+    'Trailer',
+    'Host',
+    'Authorization',
+    'Cookie',
+    'Content-Type',
+    'Content-Encoding',
+    'Expect',
+    'Connection',
+  ].map(
+    (name): Case => ({
+      name: `${name} in the trailer section`,
+      payload: chunked(`7\r\n{"a":1}\r\n0\r\n${name}: x\r\n\r\n`),
+      expect: { arbor: '400 closed', node: '200 open', why: WHY.trailer },
+    }),
+  ),
+  {
+    name: 'a tab, then an extension, on the last chunk (0\\t;c)',
+    payload: chunked('7\r\n{"a":1}\r\n0\t;c\r\n\r\n'),
+    expect: '400 closed',
+  },
+  {
+    name: 'a space before an extension',
+    payload: chunked('7 ;a\r\n{"a":1}\r\n0\r\n\r\n'),
+    expect: '400 closed',
+  },
+  {
+    name: 'a space after the semicolon',
+    payload: chunked('7; a\r\n{"a":1}\r\n0\r\n\r\n'),
+    expect: '400 closed',
+  },
+  {
+    name: "spaces around an extension's =",
+    payload: chunked('7;a = b\r\n{"a":1}\r\n0\r\n\r\n'),
+    expect: '400 closed',
+  },
+  {
+    name: 'a tab after the size, no extension',
+    payload: chunked('7\t\r\n{"a":1}\r\n0\r\n\r\n'),
+    expect: '400 closed',
+  },
+  {
+    name: 'a semicolon without an extension',
+    payload: chunked('7;\r\n{"a":1}\r\n0\r\n\r\n'),
+    expect: '400 closed',
+  },
+  {
+    name: 'an extension without its semicolon (0 rrrr)',
+    payload: chunked('7\r\n{"a":1}\r\n0 rrrr\r\n\r\n'),
+    expect: '400 closed',
+  },
+  {
+    name: 'a quoted extension value with an escaped quote',
+    payload: chunked('7;a="b \\"c\\""\r\n{"a":1}\r\n0\r\n\r\n'),
+    expect: '200 open',
   },
   {
     name: 'a trailer line ended by a bare LF',

@@ -14,12 +14,52 @@ const MAX_TRAILERS = 16 * 1024;
 /** `"…"` with backslash escapes, visible ASCII, spaces, tabs and obs-text (RFC 9110 §5.6.4). */
 const QUOTED = '"(?:[\\t \\x21\\x23-\\x5b\\x5d-\\x7e\\x80-\\xff]|\\\\[\\t \\x21-\\x7e\\x80-\\xff])*"';
 /**
- * A chunk-size line (RFC 9112 §7.1.1): hex digits, then extensions `;name` or `;name=value`, whitespace
- * allowed only around their `;` and `=`, then CR (its LF ended the line). Anything looser (`7 `, controls in
- * an extension) is how requests get smuggled past a proxy that reads it differently: refused.
+ * A chunk-size line (RFC 9112 §7.1.1) as node's parser (llhttp) reads it: hex digits, then extensions
+ * `;name` or `;name=value`, then CR (its LF ended the line). RFC 9112 allows whitespace around an
+ * extension's `;` and `=` (BWS); llhttp refuses it, as it refuses whitespace after the size (`7 `, `0\t;c`),
+ * and so does this: a proxy that read such a line otherwise could see a different body, and a request
+ * hidden in it.
  */
-const CHUNK_SIZE_LINE = new RegExp(
-  `^([0-9A-Fa-f]{1,13})(?:[ \\t]*;[ \\t]*${TOKEN}(?:[ \\t]*=[ \\t]*(?:${TOKEN}|${QUOTED}))?)*\\r$`,
+const CHUNK_SIZE_LINE = new RegExp(`^([0-9A-Fa-f]{1,13})(?:;${TOKEN}(?:=(?:${TOKEN}|${QUOTED}))?)*\\r$`);
+/**
+ * Fields a trailer section may not carry (RFC 9110 §6.5.1): what frames the message, routes it,
+ * authenticates it, modifies the request or says how to read the content must be known before the
+ * content, so a trailer carrying one is refused (400) rather than dropped, as a proxy may read it
+ * otherwise. node's parser refuses Transfer-Encoding and Content-Length here; this is stricter.
+ */
+const FORBIDDEN_TRAILERS: ReadonlyMap<string, string> = new Map(
+  [
+    // Framing and connection management.
+    'Transfer-Encoding',
+    'Content-Length',
+    'Trailer',
+    'TE',
+    'Connection',
+    'Keep-Alive',
+    'Proxy-Connection',
+    'Upgrade',
+    // Routing.
+    'Host',
+    // Authentication and credentials.
+    'Authorization',
+    'Proxy-Authorization',
+    'Cookie',
+    // Request modifiers.
+    'Expect',
+    'Max-Forwards',
+    'Range',
+    'If-Match',
+    'If-None-Match',
+    'If-Modified-Since',
+    'If-Unmodified-Since',
+    'If-Range',
+    'Cache-Control',
+    'Pragma',
+    // How to read the content.
+    'Content-Type',
+    'Content-Encoding',
+    'Content-Range',
+  ].map((name) => [name.toLowerCase(), name]),
 );
 
 /** Where a chunked body's reader is. */
@@ -242,8 +282,14 @@ export class ChunkedBody extends IncomingBody {
       }
       // A trailer is a field line like any other: anything else (a request line that followed a body
       // cut short, say) is refused, never skipped, so no request can hide in the trailer section.
-      if (fieldColon(line.slice(0, -1)) === -1) {
+      const colon = fieldColon(line.slice(0, -1));
+      if (colon === -1) {
         this.fail(badChunk('malformed trailer field'));
+        return chunk.byteLength;
+      }
+      const forbidden = FORBIDDEN_TRAILERS.get(line.slice(0, colon).toLowerCase());
+      if (forbidden !== undefined) {
+        this.fail(new HttpError(400, `${forbidden} is not allowed in a trailer section`));
         return chunk.byteLength;
       }
     }

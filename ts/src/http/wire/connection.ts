@@ -2,17 +2,25 @@
  * One HTTP/1.1 connection: bytes in, requests parsed, dispatched one at a time, responses out in order.
  *
  * Pipelined requests are served one after the other: the next head is parsed only once the answer to the
- * one before is written, which keeps responses in request order without a queue, and bounds what a client
- * can make the server hold (the socket pauses when unread bytes pile up). A body is read only when the
- * handler asks (SPEC §5: after the middleware); a body still arriving when the answer is written is not
- * waited for: the connection closes after that answer instead.
+ * one before is written, which keeps responses in request order without a queue. What a client can make
+ * the server hold is bounded both ways: unread bytes past {@link HIGH_WATER} pause the socket while a
+ * request is served, and answers the client does not read past {@link OWED_LIMIT} stop the parsing (and
+ * the reading) until they drain. A body is read only when the handler asks (SPEC §5: after the
+ * middleware); a body still arriving when the answer is written is not waited for: the connection closes
+ * after that answer instead.
+ *
+ * Where the connection is lives in one field, {@link Phase}, changed only by `#enter`.
  */
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Dispatch, OutgoingResponse, TransportLogger } from '../dispatch.js';
 import { errorBody, HttpError } from '../errors.js';
 import { ChunkedBody, type IncomingBody, LengthBody } from './body.js';
-import { bareLineBreak, Framing, parseHead, type RequestHead } from './head.js';
+import { Framing, parseHead, type RequestHead } from './head.js';
+import { HeadScanner } from './head-scan.js';
 import { type BodyRequester, WireInput } from './input.js';
+import { Phase } from './phase.js';
+import { WireUpgrade } from './upgrade.js';
 import { errorAnswer, type HttpDate, writeResponse } from './writer.js';
 
 /** What every connection of one server shares. */
@@ -28,141 +36,178 @@ export interface WireSettings {
   closing: boolean;
 }
 
-const END_OF_HEAD = Buffer.from('\r\n\r\n');
 /** Unread bytes a connection holds before it pauses the socket: pipelined requests, or a body nobody reads yet. */
-const HIGH_WATER = 64 * 1024;
+export const HIGH_WATER = 64 * 1024;
+/**
+ * Bytes of answers waiting in the process for a client that does not read them: past this, no more of its
+ * requests are parsed, and its socket is paused, until they drain. The kernel's socket buffer holds a few
+ * MiB more before any of it waits here, so a client is owed about what node:http owes one before it stops
+ * reading.
+ */
+export const OWED_LIMIT = 1024 * 1024;
 
 export class WireConnection implements BodyRequester {
   readonly socket: Socket;
   readonly #settings: WireSettings;
   readonly #ip: string;
-  /** Bytes received and not yet parsed: the start of the next request(s). */
-  #pending: Buffer | null = null;
-  /** The request being served: dispatched, not yet answered. */
+  /** Called once the server no longer holds this connection: its socket closed, or it was handed over. */
+  readonly #release: (connection: WireConnection) => void;
+  #phase: Phase = Phase.Fresh;
+  /** When the phase began (0 when its clock is not read: a request without a body). */
+  #since: number;
+  /** Bytes received and not yet taken: the head being read, and whatever follows it. */
+  readonly #scanner = new HeadScanner();
+  /** The request being served (phase Serving): dispatched, not yet answered. */
   #input: WireInput | null = null;
-  /** The socket is ended or gone: nothing more is read or written. */
-  #closed = false;
-  #closedAt = 0;
-  #paused = false;
-  #waitingDrain = false;
-  /** When the head now arriving began to (0: none is). */
-  #headSince = 0;
-  /** When the request being served began, if it has a body: the body's deadline counts from here. */
-  #requestSince = 0;
-  /** When the connection last owed nothing, and whether it has answered a request yet. */
-  #idleSince: number;
-  #answered = false;
   /** The peer has sent its last byte (half-close): what it sent is answered, then the connection closes. */
-  #peerDone = false;
+  #peerEnded = false;
+  /** The socket is paused by this connection. */
+  #paused = false;
+  /** Answer bytes that had left the process at the last sweep, and when that count last moved. */
+  #sent = 0;
+  #sentAt: number;
 
-  constructor(socket: Socket, settings: WireSettings) {
+  readonly #onData = (chunk: Buffer) => this.#received(chunk);
+  readonly #onEnd = () => this.#peerEnd();
+  // A reset or a write after the peer left: nothing to answer, and 'close' follows.
+  readonly #onGone = () => this.#gone();
+  readonly #onDrain = () => {
+    if (this.#phase !== Phase.Blocked) return;
+    this.#enter(Phase.Idle, Date.now());
+    this.#drive();
+  };
+
+  constructor(socket: Socket, settings: WireSettings, release: (connection: WireConnection) => void) {
     this.socket = socket;
     this.#settings = settings;
+    this.#release = release;
     this.#ip = socket.remoteAddress ?? '';
-    this.#idleSince = Date.now();
-    socket.on('data', (chunk: Buffer) => this.#received(chunk));
-    // A reset or a write after the peer left: nothing to answer, and 'close' follows.
-    socket.on('error', () => this.#gone());
-    socket.on('close', () => this.#gone());
-    socket.on('end', () => this.#peerEnded());
+    this.#since = this.#sentAt = Date.now();
+    socket.on('data', this.#onData);
+    socket.on('error', this.#onGone);
+    socket.on('close', this.#onGone);
+    socket.on('end', this.#onEnd);
   }
 
   /** The server is closing: end the connection now if it owes nothing, else after its last answer. */
   closeWhenIdle(): void {
-    if (this.#input === null && !this.#hasCompleteHead()) this.#end();
+    const phase = this.#phase;
+    if (phase === Phase.Serving || phase >= Phase.Closing) return;
+    if (!this.#scanner.hasHead(this.#settings.maxHeaderSize)) this.#end();
   }
 
   /**
    * The sweep (a few times a second): a head or a body that took too long gets a 408; an idle keep-alive
-   * connection is closed; an ended one whose peer never closed its side is cut.
+   * connection is closed; an ended one whose peer never closed its side is cut; so is one whose answers
+   * have not moved for `requestTimeout` (a client that stopped reading).
    */
   check(now: number): void {
     const settings = this.#settings;
-    // An answer still flowing out to a slow reader is activity: neither idle nor abandoned.
-    if (this.socket.writableLength > 0) {
-      this.#idleSince = now;
-      this.#closedAt = now;
-      return;
-    }
-    if (this.#closed) {
-      if (now - this.#closedAt > settings.keepAliveTimeout) this.socket.destroy();
-      return;
-    }
-    const input = this.#input;
-    if (input === null) {
-      if (this.#headSince !== 0) {
-        if (now - this.#headSince > settings.headersTimeout) this.#refuse(new HttpError(408));
-      } else {
-        const allowed = this.#answered ? settings.keepAliveTimeout : settings.headersTimeout;
-        if (now - this.#idleSince > allowed) this.#end();
+    const phase = this.#phase;
+    if (phase >= Phase.Closed) return;
+    const owed = this.socket.writableLength;
+    if (owed > 0) {
+      const sent = this.socket.bytesWritten - owed;
+      if (sent !== this.#sent) {
+        this.#sent = sent;
+        this.#sentAt = now;
+      } else if (now - this.#sentAt > settings.requestTimeout) {
+        this.socket.destroy();
+        return;
       }
-    } else if (input.body?.complete === false && now - this.#requestSince > settings.requestTimeout) {
-      // The handler reading the body answers it (a 408 through the kernel); the connection closes after.
-      input.body.abort(new HttpError(408));
+      // An answer still flowing out is activity: the idle clocks start once it is out.
+      if (phase === Phase.Idle || phase === Phase.Closing) this.#since = now;
+    } else this.#sentAt = now;
+    switch (phase) {
+      case Phase.Fresh:
+        if (now - this.#since > settings.headersTimeout) this.#end();
+        break;
+      case Phase.Idle:
+        if (now - this.#since > settings.keepAliveTimeout) this.#end();
+        break;
+      case Phase.Head:
+        if (now - this.#since > settings.headersTimeout) this.#refuse(new HttpError(408));
+        break;
+      case Phase.Serving: {
+        // The handler reading the body answers it (a 408 through the kernel); the connection closes after.
+        const body = this.#input?.body;
+        if (body?.complete === false && now - this.#since > settings.requestTimeout)
+          body.abort(new HttpError(408));
+        break;
+      }
+      case Phase.Closing:
+        if (now - this.#since > settings.keepAliveTimeout) this.socket.destroy();
+        break;
     }
   }
 
   /** The handler asked for the body: let it flow, and tell a client that waits for it (100-continue). */
   bodyWanted(input: WireInput): void {
-    if (input !== this.#input || this.#closed) return;
+    if (input !== this.#input || this.#phase !== Phase.Serving) return;
     if (input.head.expectContinue && input.body?.complete === false && input.body.buffered === 0)
       this.socket.write('HTTP/1.1 100 Continue\r\n\r\n', 'latin1');
-    this.#resume();
+    this.#flow();
+  }
+
+  /** The one place the phase changes. */
+  #enter(phase: Phase, now: number): void {
+    this.#phase = phase;
+    this.#since = now;
   }
 
   #received(chunk: Buffer): void {
-    if (this.#closed) return;
-    const body = this.#input?.body;
-    if (body != null && !body.complete) {
-      const used = body.feed(chunk, 0);
-      if (used < chunk.byteLength) this.#append(chunk.subarray(used));
-      this.#throttle();
-      return;
+    switch (this.#phase) {
+      case Phase.Serving: {
+        const body = this.#input?.body;
+        if (body != null && !body.complete) {
+          const used = body.feed(chunk, 0);
+          if (used < chunk.byteLength) this.#scanner.push(chunk.subarray(used));
+        } else this.#scanner.push(chunk);
+        this.#flow();
+        return;
+      }
+      case Phase.Blocked:
+        // A packet read before the pause took hold: kept for when the answers drain.
+        this.#scanner.push(chunk);
+        return;
+      case Phase.Fresh:
+      case Phase.Idle:
+      case Phase.Head:
+        this.#scanner.push(chunk);
+        this.#drive();
+        return;
+      // Closing: read only to see the peer's FIN; what it sends is dropped.
     }
-    this.#append(chunk);
-    if (this.#input === null) this.#drive();
-    else this.#throttle();
   }
 
   /** Serves every complete request received, in order, as long as each is answered at once. */
   #drive(): void {
-    while (this.#input === null && !this.#closed && !this.#waitingDrain && this.#pending !== null) {
-      const pending = this.#pending;
-      // Empty lines before a request line are skipped (RFC 9112 §2.2).
-      let start = 0;
-      while (pending[start] === 0x0d && pending[start + 1] === 0x0a) start += 2;
-      const end = pending.indexOf(END_OF_HEAD, start);
-      const max = this.#settings.maxHeaderSize;
-      if (end === -1 ? pending.byteLength - start > max : end - start > max) {
-        this.#refuse(new HttpError(431));
+    const scanner = this.#scanner;
+    while (this.#phase <= Phase.Head) {
+      if (this.socket.writableLength > OWED_LIMIT) {
+        this.#enter(Phase.Blocked, Date.now());
+        this.socket.once('drain', this.#onDrain);
+        break;
+      }
+      const found = scanner.next(this.#settings.maxHeaderSize);
+      if (found === null) {
+        // A head the peer will never finish (it has half-closed), or nothing more to answer.
+        if (this.#peerEnded) this.#end();
+        else if (scanner.size > 0 && this.#phase !== Phase.Head) this.#enter(Phase.Head, Date.now());
+        break;
+      }
+      if (found instanceof HttpError) {
+        this.#refuse(found);
         return;
       }
-      if (end === -1) {
-        // Lines ended by a bare LF or a bare CR (RFC 9112 §2.2 lets a server refuse them; node:http does):
-        // refused now rather than waited for, since a blank CRLF line would never come.
-        if (bareLineBreak(pending, start)) {
-          this.#refuse(new HttpError(400, 'Line ended by a bare CR or LF'));
-          return;
-        }
-        // A head the peer will never finish (it has half-closed): nothing to answer.
-        if (this.#peerDone) {
-          this.#end();
-          return;
-        }
-        this.#pending = start < pending.byteLength ? pending.subarray(start) : null;
-        if (this.#pending !== null && this.#headSince === 0) this.#headSince = Date.now();
-        return;
-      }
-      const head = parseHead(pending.toString('latin1', start, end));
-      this.#pending = end + 4 < pending.byteLength ? pending.subarray(end + 4) : null;
-      this.#headSince = 0;
+      const head = parseHead(found.head.toString('latin1'));
       if (head instanceof HttpError) {
         this.#refuse(head);
         return;
       }
       this.#serve(head);
     }
-    this.#resume();
+    this.#flow();
   }
 
   #serve(head: RequestHead): void {
@@ -172,14 +217,21 @@ export class WireConnection implements BodyRequester {
         : head.framing === Framing.Length
           ? new LengthBody(head.length)
           : new ChunkedBody();
-    // Only a body has a deadline once the head is in (requestTimeout): no clock read for the others.
-    if (body !== null) this.#requestSince = Date.now();
-    const input = new WireInput(head, body, this.#ip, this);
+    // The connection is offered only for a request without a body (a WebSocket handshake is a GET): what
+    // follows the head is then the new protocol's, as it came.
+    const upgrade =
+      head.upgrade !== undefined && head.minor === 1 && body === null
+        ? new WireUpgrade(head.upgrade, () => this.#detach(input))
+        : undefined;
+    const input = new WireInput(head, body, this.#ip, this, upgrade);
     this.#input = input;
-    const pending = this.#pending;
-    if (body !== null && pending !== null) {
-      const used = body.feed(pending, 0);
-      this.#pending = used < pending.byteLength ? pending.subarray(used) : null;
+    // Only a body has a deadline once the head is in (requestTimeout): no clock read for the others.
+    this.#enter(Phase.Serving, body === null ? 0 : Date.now());
+    const scanner = this.#scanner;
+    if (body !== null && scanner.size > 0) {
+      const held = scanner.take();
+      const used = body.feed(held, 0);
+      if (used < held.byteLength) scanner.push(held.subarray(used));
     }
     let outcome: OutgoingResponse | Promise<OutgoingResponse>;
     try {
@@ -202,17 +254,19 @@ export class WireConnection implements BodyRequester {
   }
 
   #answer(input: WireInput, response: OutgoingResponse): void {
-    if (this.#closed || input !== this.#input) return;
-    const body = input.body;
+    if (this.#phase !== Phase.Serving || input !== this.#input) return;
+    const { head, body } = input;
     const now = Date.now();
     const keepAlive =
-      input.head.keepAlive &&
+      head.keepAlive &&
       // The rest of an unread body would have to be read to find the next request: close instead.
       (body === null || (body.complete && !body.failed)) &&
       // CONNECT asks for a tunnel; the answer is a refusal, and the connection is not reused for more.
       input.method !== 'CONNECT' &&
+      // An upgrade nobody performed: what follows may be the other protocol, never read as HTTP.
+      head.upgrade === undefined &&
       // Closing (the server, or the peer's side): answer what was received, then close.
-      !((this.#settings.closing || this.#peerDone) && !this.#hasCompleteHead());
+      !((this.#settings.closing || this.#peerEnded) && !this.#scanner.hasHead(this.#settings.maxHeaderSize));
     let close: boolean;
     try {
       close = writeResponse(this.socket, response, {
@@ -226,19 +280,8 @@ export class WireConnection implements BodyRequester {
       return;
     }
     this.#input = null;
-    this.#answered = true;
-    this.#idleSince = now;
-    if (close) {
-      this.#end();
-      return;
-    }
-    if (this.socket.writableNeedDrain) {
-      this.#waitingDrain = true;
-      this.socket.once('drain', () => {
-        this.#waitingDrain = false;
-        this.#drive();
-      });
-    }
+    if (close) this.#end();
+    else this.#enter(Phase.Idle, now);
   }
 
   /** A protocol error: its JSON answer, then the connection closes (what follows cannot be trusted). */
@@ -256,7 +299,7 @@ export class WireConnection implements BodyRequester {
   }
 
   #writeLast(status: number, json: string): void {
-    if (this.#closed) return;
+    if (this.#phase >= Phase.Closing) return;
     if (!this.socket.writable) {
       this.socket.destroy();
       return;
@@ -270,62 +313,82 @@ export class WireConnection implements BodyRequester {
     this.#end();
   }
 
+  /** Ends our side: nothing more is parsed or written; the peer's FIN is awaited (or the sweep cuts it). */
   #end(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#closedAt = Date.now();
-    this.#pending = null;
+    if (this.#phase >= Phase.Closing) return;
+    this.#enter(Phase.Closing, Date.now());
+    this.#scanner.take();
     this.#input?.body?.abort();
+    this.#input = null;
     this.socket.end();
-    // An ended socket is read to its end (and what arrives dropped), so the peer's FIN is seen and the
-    // connection closes; a paused one would wait for the sweep.
-    this.socket.resume();
+    this.#flow();
   }
 
-  #peerEnded(): void {
-    this.#peerDone = true;
-    const input = this.#input;
-    if (input !== null) {
-      // The client can still read the answer (it closed only its side): a body cut short is its error.
-      if (input.body?.complete === false) input.body.abort(new HttpError(400, 'Request body ended early'));
-    } else if (this.#hasCompleteHead()) this.#drive();
-    else this.#end();
+  #peerEnd(): void {
+    this.#peerEnded = true;
+    switch (this.#phase) {
+      case Phase.Serving: {
+        // The client can still read the answer (it closed only its side): a body cut short is its error.
+        const body = this.#input?.body;
+        if (body?.complete === false) body.abort(new HttpError(400, 'Request body ended early'));
+        break;
+      }
+      case Phase.Fresh:
+      case Phase.Idle:
+      case Phase.Head:
+        this.#drive();
+        break;
+    }
   }
 
   #gone(): void {
-    if (!this.#closed) {
-      this.#closed = true;
-      this.#closedAt = Date.now();
-      this.#pending = null;
-    }
+    if (this.#phase === Phase.Detached) return;
     // A handler still waiting for the body learns the client left (499, not a server error).
     this.#input?.body?.abort();
-  }
-
-  #append(chunk: Buffer): void {
-    const pending = this.#pending;
-    this.#pending = pending === null ? chunk : Buffer.concat([pending, chunk]);
-  }
-
-  #hasCompleteHead(): boolean {
-    return this.#pending !== null && this.#pending.indexOf(END_OF_HEAD) !== -1;
-  }
-
-  /** Pauses the socket while unread bytes pile up: pipelined requests, or a body no handler asked for. */
-  #throttle(): void {
-    if (this.#paused) return;
-    const input = this.#input;
-    const unread = input !== null && !input.reading ? (input.body?.buffered ?? 0) : 0;
-    if ((this.#pending?.byteLength ?? 0) + unread > HIGH_WATER) {
-      this.#paused = true;
-      this.socket.pause();
+    if (this.#phase !== Phase.Closed) {
+      this.#enter(Phase.Closed, Date.now());
+      this.#scanner.take();
+      this.#release(this);
     }
   }
 
-  #resume(): void {
-    if (this.#paused) {
-      this.#paused = false;
-      this.socket.resume();
+  /**
+   * Hands the socket over (an upgrade), in the state node:http's `'upgrade'` event hands it: our
+   * listeners gone, neither paused nor flowing (the taker's `'data'` listener starts it), and the bytes
+   * received after the head given as `head`.
+   */
+  #detach(input: WireInput): { socket: Duplex; head: Buffer } {
+    if (this.#phase !== Phase.Serving || input !== this.#input)
+      throw new Error('The connection is no longer open for this request');
+    const socket = this.socket;
+    socket.off('data', this.#onData);
+    socket.off('end', this.#onEnd);
+    socket.off('error', this.#onGone);
+    socket.off('close', this.#onGone);
+    this.#enter(Phase.Detached, 0);
+    this.#input = null;
+    const head = this.#scanner.size > 0 ? this.#scanner.take() : Buffer.alloc(0);
+    this.#release(this);
+    // Readable's setter, typed read-only: node:http resets it the same way before its 'upgrade' event.
+    (socket as { readableFlowing: boolean | null }).readableFlowing = null;
+    return { socket, head };
+  }
+
+  /**
+   * Pauses the socket while the connection must not read: answers owed past the limit, or unread bytes
+   * piling up while a request is served (pipelined requests, or a body no handler asked for yet).
+   */
+  #flow(): void {
+    let pause = false;
+    if (this.#phase === Phase.Blocked) pause = true;
+    else if (this.#phase === Phase.Serving) {
+      const input = this.#input;
+      const unread = input !== null && !input.reading ? (input.body?.buffered ?? 0) : 0;
+      pause = this.#scanner.size + unread > HIGH_WATER;
     }
+    if (pause === this.#paused) return;
+    this.#paused = pause;
+    if (pause) this.socket.pause();
+    else this.socket.resume();
   }
 }

@@ -6,6 +6,7 @@
  */
 import { http } from '../../builtins.js';
 import { HttpError } from '../errors.js';
+import { repeatedFieldMessage, SINGLETON_FIELDS } from '../singleton-fields.js';
 
 /** How the body is framed (RFC 9112 §6.3). */
 export const Framing = { None: 0, Length: 1, Chunked: 2 } as const;
@@ -27,6 +28,11 @@ export interface RequestHead {
   keepAlive: boolean;
   /** `Expect: 100-continue`: the client waits for a `100 Continue` before it sends the body. */
   expectContinue: boolean;
+  /**
+   * The `Upgrade` field, when the request asks to switch protocols (`Connection: upgrade` and an `Upgrade`
+   * field, not CONNECT): whatever follows its head may be the new protocol, never HTTP again.
+   */
+  upgrade: string | undefined;
 }
 
 /**
@@ -45,6 +51,11 @@ const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
 const SAFE_DIGITS = /^\d{1,15}$/;
 /** An absolute-form target: a scheme, then `:`. */
 const ABSOLUTE = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+/**
+ * Most field lines in one head: node:http's parser refuses the next one (431) whatever their size, so a
+ * head of many short lines is refused by both servers alike.
+ */
+export const MAX_FIELDS = 1000;
 
 /** Parses a request head: `text` runs from the request line to the last field line, without the blank line. */
 export function parseHead(text: string): RequestHead | HttpError {
@@ -79,6 +90,7 @@ export function parseHead(text: string): RequestHead | HttpError {
     length: 0,
     keepAlive: minor === 1,
     expectContinue: false,
+    upgrade: undefined,
   };
   return readFields(head, text, lineEnd === -1 ? text.length : lineEnd + 2);
 }
@@ -94,13 +106,20 @@ function targetForm(method: string, target: string): boolean {
   return ABSOLUTE.test(target);
 }
 
+/** What the Connection fields said, all of them together. */
+const Options = { None: 0, Close: 1, KeepAlive: 2, Upgrade: 4 } as const;
+
 /** Reads the field lines from `start`, then checks what they say together. */
 function readFields(head: RequestHead, text: string, start: number): RequestHead | HttpError {
+  const { names, values } = head;
   let hosts = 0;
   let length: string | undefined;
   let coding: string | undefined;
+  let upgrade: string | undefined;
+  let options: number = Options.None;
   let at = start;
   while (at < text.length) {
+    if (names.length === MAX_FIELDS) return new HttpError(431, 'Too many header fields');
     let end = text.indexOf('\r\n', at);
     if (end === -1) end = text.length;
     const line = text.slice(at, end);
@@ -109,22 +128,26 @@ function readFields(head: RequestHead, text: string, start: number): RequestHead
     if (colon === -1) return new HttpError(400, 'Malformed header field');
     const name = line.slice(0, colon).toLowerCase();
     const value = trimWhitespace(line, colon + 1);
-    head.names.push(name);
-    head.values.push(value);
+    // A singleton seen before is refused: node keeps the first, a proxy may keep the last.
+    if (SINGLETON_FIELDS.has(name) && names.includes(name))
+      return new HttpError(400, repeatedFieldMessage(name));
+    names.push(name);
+    values.push(value);
     switch (name) {
       case 'host':
         hosts++;
         break;
       case 'content-length':
-        // Node's parser refuses a repeated Content-Length even when the values agree; so does this one.
-        if (length !== undefined) return new HttpError(400, 'More than one Content-Length');
         length = value;
         break;
       case 'transfer-encoding':
         coding = coding === undefined ? value : `${coding}, ${value}`;
         break;
       case 'connection':
-        readConnection(head, value);
+        options |= connectionOptions(value);
+        break;
+      case 'upgrade':
+        upgrade = upgrade === undefined ? value : `${upgrade}, ${value}`;
         break;
       case 'expect':
         // RFC 9110 §10.1.1: an expectation in an HTTP/1.0 request is ignored.
@@ -135,8 +158,11 @@ function readFields(head: RequestHead, text: string, start: number): RequestHead
         break;
     }
   }
-  if (hosts > 1) return new HttpError(400, 'More than one Host header');
   if (hosts === 0 && head.minor === 1) return new HttpError(400, 'Missing Host header');
+  // `close` on any line wins, whatever another line says (as node's parser reads it).
+  if (options & Options.Close) head.keepAlive = false;
+  else if (options & Options.KeepAlive) head.keepAlive = true;
+  if (options & Options.Upgrade && upgrade !== undefined && head.method !== 'CONNECT') head.upgrade = upgrade;
   return checkFields(head, length, coding);
 }
 
@@ -164,27 +190,31 @@ function checkFields(
     if (head.minor === 0) return new HttpError(400, 'Transfer-Encoding in an HTTP/1.0 request');
     if (coding.toLowerCase() !== 'chunked')
       return new HttpError(501, `Transfer-Encoding ${JSON.stringify(coding)} is not implemented`);
-    head.framing = Framing.Chunked;
+    // CONNECT asks for a tunnel: what follows its head is never a body (it is refused and closed).
+    if (head.method !== 'CONNECT') head.framing = Framing.Chunked;
     return head;
   }
   if (length !== undefined) {
     if (!SAFE_DIGITS.test(length)) return new HttpError(400, 'Malformed Content-Length');
     head.length = Number(length);
-    if (head.length > 0) head.framing = Framing.Length;
+    if (head.length > 0 && head.method !== 'CONNECT') head.framing = Framing.Length;
   }
   return head;
 }
 
-/** `close` ends the connection after this exchange; HTTP/1.0 keeps it only on `keep-alive`. */
-function readConnection(head: RequestHead, value: string): void {
+/**
+ * The options of one Connection field line: `close` ends the connection after this exchange, HTTP/1.0
+ * keeps it only on `keep-alive`, `upgrade` says the Upgrade field is meant.
+ */
+function connectionOptions(value: string): number {
+  let options: number = Options.None;
   for (const option of value.split(',')) {
     const token = option.trim().toLowerCase();
-    if (token === 'close') {
-      head.keepAlive = false;
-      return;
-    }
-    if (token === 'keep-alive') head.keepAlive = true;
+    if (token === 'close') options |= Options.Close;
+    else if (token === 'keep-alive') options |= Options.KeepAlive;
+    else if (token === 'upgrade') options |= Options.Upgrade;
   }
+  return options;
 }
 
 /** The value after the colon without the optional whitespace around it: spaces and tabs only (§5.1). */

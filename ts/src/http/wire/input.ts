@@ -1,5 +1,5 @@
 /** A request read off the wire, as the kernel sees it: its head, its headers, and its body on demand. */
-import type { HeaderSource, IncomingInput } from '../dispatch.js';
+import type { HeaderSource, IncomingInput, UpgradeChannel } from '../dispatch.js';
 import type { IncomingBody } from './body.js';
 import { Framing, type RequestHead } from './head.js';
 
@@ -17,14 +17,23 @@ export class WireInput implements IncomingInput, HeaderSource {
   readonly hasBody: boolean;
   readonly head: RequestHead;
   readonly body: IncomingBody | null;
+  /** Present when the request asks to switch protocols and the connection can be handed over. */
+  readonly upgrade: UpgradeChannel | undefined;
   /** A handler asked for the body: its bytes flow in, however many, up to the limit it gave. */
   reading = false;
   readonly #connection: BodyRequester;
   #all: Map<string, string> | undefined;
 
-  constructor(head: RequestHead, body: IncomingBody | null, ip: string, connection: BodyRequester) {
+  constructor(
+    head: RequestHead,
+    body: IncomingBody | null,
+    ip: string,
+    connection: BodyRequester,
+    upgrade?: UpgradeChannel,
+  ) {
     this.head = head;
     this.body = body;
+    this.upgrade = upgrade;
     this.method = head.method;
     this.target = head.target;
     this.ip = ip;

@@ -1,8 +1,8 @@
 /**
- * Arbor's own HTTP/1.1 server, on `node:net`: the server behind `app.run()` unless the application asks
- * for node:http (`server: 'node'`). It reads requests straight into the kernel's input and writes each
+ * Arbor's own HTTP/1.1 server, on `node:net`: the server behind `app.run()` when the application asks
+ * for it (`server: 'arbor'`). It reads requests straight into the kernel's input and writes each
  * answer in one socket write, without node:http's per-request `IncomingMessage` and `ServerResponse`
- * streams; docs/FRAMEWORK.md ("The server") says what it does and does not do (no TLS, no upgrades).
+ * streams; docs/FRAMEWORK.md ("The server") says what it does and does not do (no TLS, no HTTP/2).
  */
 import type { Socket } from 'node:net';
 import { net } from '../../builtins.js';
@@ -28,9 +28,8 @@ export function createWireServer(
     // Half-open: a client may send its request and end its side; the answer still goes out (as node:http).
     { allowHalfOpen: true, noDelay: true },
     (socket: Socket) => {
-      const connection = new WireConnection(socket, settings);
-      connections.add(connection);
-      socket.once('close', () => connections.delete(connection));
+      // Released when its socket closes, or when it is handed over to another protocol.
+      connections.add(new WireConnection(socket, settings, (gone) => connections.delete(gone)));
     },
   ) as ArborServer;
 

@@ -37,6 +37,8 @@ function statusLine(status: number): string {
  */
 export function writeResponse(socket: Socket, response: OutgoingResponse, options: WireOptions): boolean {
   const status = response.getStatus();
+  if (!Number.isInteger(status) || status < 100 || status > 999)
+    throw new TypeError(`Cannot write a response with status ${String(status)}`);
   const fields = headerPairs(response);
   let head = statusLine(status);
   let hasLength = false;
@@ -55,7 +57,9 @@ export function writeResponse(socket: Socket, response: OutgoingResponse, option
     } else if (size === 17 && name.toLowerCase() === 'transfer-encoding') continue;
     head += `${name}: ${value}\r\n`;
   }
-  let body = options.head || !mayHaveBody(status) ? null : response.getBody();
+  // Everything is checked before the first byte is written: a throw here leaves the connection clean
+  // for the 500 that answers it, never a response cut in half followed by another.
+  let body = options.head || !mayHaveBody(status) ? null : writableBody(response.getBody());
   if (!hasLength && mayHaveBody(status)) {
     const length = body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
     head += `Content-Length: ${length}\r\n`;
@@ -75,6 +79,14 @@ export function writeResponse(socket: Socket, response: OutgoingResponse, option
     socket.uncork();
   }
   return !keepAlive;
+}
+
+/** A body this writer can frame: a string or bytes (a stream would need chunked framing: not here). */
+function writableBody(body: unknown): string | Uint8Array | null {
+  if (body === null || body === undefined) return null;
+  if (typeof body === 'string' || body instanceof Uint8Array) return body;
+  const kind = typeof body === 'object' ? (body.constructor?.name ?? 'object') : typeof body;
+  throw new TypeError(`Cannot write a response body of type ${kind}: a string or a Uint8Array is needed`);
 }
 
 /** 1xx, 204 and 304 answers have no body and no Content-Length (RFC 9110 §8.6, §15.3.5, §15.4.5). */
