@@ -46,6 +46,7 @@ export function superviseWorkers(count: number, logger: Pick<Logger, 'info' | 'e
     const how = signal === null ? `code ${code}` : `signal ${signal}`;
     const early = Date.now() - since < CRASH_WINDOW_MS;
     logger.error(
+      { pid: worker.process.pid, code, signal },
       `worker ${worker.process.pid} exited with ${how}; starting another${early ? ` in ${RESTART_DELAY_MS} ms` : ''}`,
     );
     if (early) setTimeout(fork, RESTART_DELAY_MS);
@@ -61,6 +62,9 @@ export function superviseWorkers(count: number, logger: Pick<Logger, 'info' | 'e
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   for (let i = 0; i < count; i++) fork();
-  logger.info(`Arbor primary ${process.pid}: ${count} worker${count === 1 ? '' : 's'}`);
+  logger.info(
+    { pid: process.pid, workers: count },
+    `Arbor primary ${process.pid}: ${count} worker${count === 1 ? '' : 's'}`,
+  );
   return true;
 }
