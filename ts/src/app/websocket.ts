@@ -20,8 +20,10 @@ import type { WebSocketHub } from './websocket-hub.js';
 /**
  * A WebSocket route's handler: the open WebSocket (`ws`'s), and the request that opened it — parameters,
  * query, headers and whatever the middleware attached (`req.get('user')`). Bound parameters (`app.bind`)
- * follow, as for HTTP handlers. A throw (or a rejected promise) closes the socket with 1011 and is logged
- * through the application's logger, as a failed request is.
+ * follow, as for HTTP handlers. What it returns is ignored, but a promise is awaited: a throw (or a
+ * rejection) closes the socket with 1011 and is logged through the application's logger, as a failed
+ * request is. Attach the socket's listeners before the first `await`: a message that arrives before
+ * they are attached is lost.
  *
  * @example
  * app.ws('/rooms/:room', (socket, req) => {
@@ -33,7 +35,8 @@ export type WebSocketHandler<
   P extends AnyParams = AnyParams,
   // biome-ignore lint/suspicious/noExplicitAny: bound values are whatever the resolvers return.
   Bound extends unknown[] = any[],
-> = (socket: WebSocket, req: Request<P>, ...bound: Bound) => void | Promise<void>;
+  // `unknown`, not `void | Promise<void>`: `(socket) => socket.on('message', …)` returns the socket.
+> = (socket: WebSocket, req: Request<P>, ...bound: Bound) => unknown;
 
 /** The handler of a WebSocket route registered with `pattern`, bindings `B`. */
 export type PatternWebSocketHandler<Pattern extends string, B extends Bindings> = WebSocketHandler<
@@ -96,19 +99,24 @@ export function webSocketRoute(
   const route: HandlerFn = async (req, res, ...bound) => {
     const channel = req.upgrade;
     if (channel === null || req.method !== 'GET' || channel.protocol.trim().toLowerCase() !== 'websocket')
-      throw upgradeRequired();
+      throw upgradeRequired(req);
     if (hub.closing) throw new HttpError(503, 'The server is shutting down');
     server ??= createServer(options);
-    const socket = await handshake(server, req, channel.take());
-    if (socket === null) return res.status(400);
-    hub.add(socket);
-    // A client's protocol error (a bad frame, a message past maxPayload) is an 'error' event before ws
-    // closes the connection with the matching code; unheard, it would be an uncaught exception.
-    socket.on('error', ignore);
+    // The handler is called inside ws's callback, synchronously after the 101: a first frame that came
+    // with the head (or right behind it) is emitted on the next tick, and must find the handler's
+    // listeners there. Its outcome is awaited after.
+    const opened = await handshake(server, req, channel.take(), (socket) => {
+      hub.add(socket);
+      // A client's protocol error (a bad frame, a message past maxPayload) is an 'error' event before ws
+      // closes the connection with the matching code; unheard, it would be an uncaught exception.
+      socket.on('error', ignore);
+      return handler(socket, req, ...bound);
+    });
+    if (opened === null) return res.status(400);
     try {
-      await handler(socket, req, ...bound);
+      await opened.outcome();
     } catch (error) {
-      socket.close(INTERNAL_ERROR, 'Internal Error');
+      opened.socket.close(INTERNAL_ERROR, 'Internal Error');
       throw error; // the kernel logs it, with the request's method, path and id
     }
     return res.status(101);
@@ -117,10 +125,16 @@ export function webSocketRoute(
   return route;
 }
 
-/** The 426 a WebSocket route answers to a request that does not ask for a WebSocket (RFC 9110 §15.5.22). */
-function upgradeRequired(): HttpError {
+/**
+ * The 426 a WebSocket route answers to a request that does not ask for a WebSocket (RFC 9110 §15.5.22),
+ * with `Connection: Upgrade` beside `Upgrade` as §7.8 wants. node:http takes a `Connection` field set by
+ * the application as the connection's fate (one without `close` keeps it open), so a client's `close` is
+ * repeated in it.
+ */
+function upgradeRequired(req: Request): HttpError {
+  const close = /(?:^|,)\s*close\s*(?:,|$)/i.test(req.header('connection') ?? '');
   return new HttpError(426, 'This is a WebSocket endpoint: connect with a WebSocket client', {
-    headers: { Upgrade: 'websocket', Connection: 'Upgrade' },
+    headers: { Upgrade: 'websocket', Connection: close ? 'Upgrade, close' : 'Upgrade' },
   });
 }
 
@@ -161,23 +175,40 @@ function createServer(options: WebSocketOptions): WebSocketServer {
   });
 }
 
+/** An open WebSocket and what its handler returned (thrown errors rethrown when called). */
+interface Opened {
+  socket: WebSocket;
+  outcome: () => unknown;
+}
+
 /**
- * `ws`'s handshake on the taken connection; resolves with the open WebSocket, or `null` when `ws` refused
- * the handshake (it then writes its 400 with `Connection: close` and destroys the socket, without calling
- * back: the socket's close is how that is seen) or the client left first.
+ * `ws`'s handshake on the taken connection, then `open` with the WebSocket (in `ws`'s callback). Resolves
+ * with both, or `null` when `ws` refused the handshake (it then writes its 400 with `Connection: close` and
+ * destroys the socket, without calling back: the socket's close is how that is seen) or the client left.
  */
 function handshake(
   server: WebSocketServer,
   req: Request,
   { socket, head }: { socket: Duplex; head: Buffer },
-): Promise<WebSocket | null> {
+  open: (ws: WebSocket) => unknown,
+): Promise<Opened | null> {
   if (socket.destroyed) return Promise.resolve(null);
   return new Promise((resolve) => {
     const refused = () => resolve(null);
     socket.once('close', refused);
     server.handleUpgrade(nodeRequest(req) as never, socket, head, (ws) => {
       socket.off('close', refused);
-      resolve(ws);
+      try {
+        const result = open(ws);
+        resolve({ socket: ws, outcome: () => result });
+      } catch (error) {
+        resolve({
+          socket: ws,
+          outcome: () => {
+            throw error;
+          },
+        });
+      }
     });
   });
 }
