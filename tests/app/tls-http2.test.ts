@@ -9,7 +9,7 @@
  */
 
 import http2 from 'node:http2';
-import { request as httpsRequest } from 'node:https';
+import { request as httpsRequest, type RequestOptions } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { Application, type ArborServer } from '../../ts/src/app/index.js';
@@ -56,7 +56,7 @@ function https1(port: number, path: string, method = 'GET', body?: string): Prom
         ca: testCertificate().cert,
         servername: 'localhost',
         ALPNProtocols: ['http/1.1'],
-      },
+      } as RequestOptions,
       (res) => {
         let text = '';
         res.setEncoding('utf8');

@@ -11,14 +11,13 @@
  * app.get('/tasks/:id<int>', (req, res) => res.json({ id: Number(req.param('id')) })).name('tasks.show');
  * app.run(); // PORT or 3000
  */
-import type { RequestListener } from 'node:http';
 import { RouteCacheBoot } from '../cache/boot.js';
 import { tableOptions } from '../cache/fingerprint.js';
 import { RouteError } from '../errors.js';
 import type { AppServer } from '../http/arbor-server.js';
 import { type FetchInfo, handleFetch } from '../http/fetch-adapter.js';
 import { createDetachedListener, type DetachedListener } from '../http/node-detached.js';
-import { createNodeListener } from '../http/node-listener.js';
+import { createNodeListener, type NodeRequestListener } from '../http/node-listener.js';
 import type { AnnotationSet } from '../openapi/types.js';
 import type { Router } from '../router.js';
 import { crashed } from './answers.js';
@@ -61,7 +60,7 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
   readonly #lifecycle: ServerLifecycle;
   /** Built by the first `ready()` or request; kept for the application's life. */
   #kernel: Kernel | null = null;
-  #listener: RequestListener | null = null;
+  #listener: NodeRequestListener | null = null;
   #detached: DetachedListener | null = null;
   /** `ready()` checked the table as it is (reset by a registration or a middleware change). */
   #ready = false;
@@ -216,7 +215,7 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
   }
 
   /** The node:http request listener: `http.createServer(app.listener)`. Its first use calls `ready()`. */
-  get listener(): RequestListener {
+  get listener(): NodeRequestListener {
     this.ready();
     if (this.#listener === null) {
       const kernel = this.#kernelNow();
@@ -226,7 +225,7 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
   }
 
   /** The same listener, as a method. */
-  handler(): RequestListener {
+  handler(): NodeRequestListener {
     return this.listener;
   }
 

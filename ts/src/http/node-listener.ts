@@ -3,6 +3,7 @@
  * Mount it in any node:http (or https, http2-compat) server: `createServer(app.listener)`.
  */
 import type { RequestListener, ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import {
   type Dispatch,
   headerPairs,
@@ -48,8 +49,15 @@ function http2Fields(flat: string[]): string[] {
   return kept;
 }
 
-export function createNodeListener(dispatch: Dispatch, logger: Logger): RequestListener {
-  return (req, res) => {
+/**
+ * A request listener for node:http, node:https and node:http2's compatibility API alike: the two request
+ * types answer the same questions (method, url, headers, rawHeaders, socket; writeHead, end).
+ */
+export type NodeRequestListener = RequestListener &
+  ((req: Http2ServerRequest, res: Http2ServerResponse) => void);
+
+export function createNodeListener(dispatch: Dispatch, logger: Logger): NodeRequestListener {
+  const listener: RequestListener = (req, res) => {
     const inspected = inspect(req);
     if (inspected instanceof HttpError) {
       refuse(res, inspected);
@@ -72,6 +80,7 @@ export function createNodeListener(dispatch: Dispatch, logger: Logger): RequestL
       write(res, outcome, input.bodyRefused, logger);
     }
   };
+  return listener as NodeRequestListener;
 }
 
 function write(res: ServerResponse, response: OutgoingResponse, closeAfter: boolean, logger: Logger): void {
