@@ -6,8 +6,9 @@
  * websocket-frames.test.ts. Runs on both servers (the `arbor-server` project re-runs tests/app).
  */
 import { describe, expect, it } from 'vitest';
-import { HttpError, type Middleware, Response } from '../../ts/src/app/index.js';
-import { testServer } from './support/engine.js';
+import { Application, HttpError, type Middleware, Response } from '../../ts/src/app/index.js';
+import { OpenApiExporter } from '../../ts/src/openapi/index.js';
+import { testServer, withEngine } from './support/engine.js';
 import { rawRequest } from './support/raw.js';
 import {
   closed,
@@ -264,5 +265,25 @@ describe('app.ws: the handler fails', () => {
     });
     const socket = await openSocket(url('/http-error'));
     expect((await closed(socket)).code).toBe(1011);
+  });
+});
+
+describe('app.ws: the OpenAPI document', () => {
+  it('documents a WebSocket route as a GET answering 101 (and 426), keeping documented statuses', () => {
+    const app = new Application(withEngine({ openapi: { info: { title: 'T', version: '1' } } }));
+    app.ws('/plain', (socket) => socket.close());
+    /**
+     * @summary Chat in a room
+     * @response 401 Not signed in
+     */
+    app.ws('/chat/:room', (socket) => socket.close());
+    const { paths } = OpenApiExporter.export(app);
+    expect(paths['/plain']?.get?.responses).toEqual({
+      '101': { description: 'Switching Protocols: the connection continues as a WebSocket' },
+      '426': { description: 'Upgrade Required: the request is not a WebSocket handshake' },
+    });
+    const chat = paths['/chat/{room}']?.get;
+    expect(chat?.summary).toBe('Chat in a room');
+    expect(Object.keys(chat?.responses ?? {})).toEqual(['101', '401', '426']);
   });
 });

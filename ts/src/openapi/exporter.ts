@@ -105,6 +105,25 @@ function documentValidation(operation: Record<string, unknown>): void {
   operation.responses = ordered;
 }
 
+/**
+ * A WebSocket route (`app.ws`) is a GET that answers `101` and continues in a protocol OpenAPI cannot
+ * describe; the document says that much, and lists the 426 every other request gets. Statuses the
+ * annotations document are kept (a middleware's 401, say).
+ */
+function documentWebSocket(operation: Record<string, unknown>): void {
+  const documented = operation.responses as Record<string, unknown>;
+  const responses: Record<string, unknown> = {
+    '101': { description: 'Switching Protocols: the connection continues as a WebSocket' },
+  };
+  for (const [status, response] of Object.entries(documented)) {
+    // The placeholder of an operation without @response lines says nothing a 101 does not.
+    if (status === 'default' && Object.keys(documented).length === 1) continue;
+    responses[status] = response;
+  }
+  responses['426'] ??= { description: 'Upgrade Required: the request is not a WebSocket handshake' };
+  operation.responses = responses;
+}
+
 function validationResponse(): Record<string, unknown> {
   return {
     description: 'The request does not match the parameters or the body this operation declares',
@@ -159,6 +178,7 @@ export function exportWithDiagnostics(app: DocumentSource, options: ExportOption
           hasRequestChecks(routeContract(doc, route.info.params))
         )
           documentValidation(operation);
+        if (route.webSocket === true) documentWebSocket(operation);
         item[method] = operation;
       }
       for (const tag of doc?.tags ?? []) if (!tagNames.includes(tag)) tagNames.push(tag);
