@@ -49,7 +49,7 @@ const FILES: Record<string, { file: string; github?: string; env?: Record<string
     github: 'github-arbor.ts',
     env: { ARBOR_BENCH_ENGINE: 'reference' },
   },
-  'arbor-node': { file: 'arbor.ts', github: 'github-arbor.ts', env: { ARBOR_BENCH_SERVER: 'node' } },
+  'arbor-own': { file: 'arbor.ts', github: 'github-arbor.ts', env: { ARBOR_BENCH_SERVER: 'arbor' } },
   fastify: { file: 'fastify.ts', github: 'github-fastify.ts' },
   hono: { file: 'hono.ts', github: 'github-hono.ts' },
   express: { file: 'express.ts', github: 'github-express.ts' },

@@ -48,7 +48,7 @@ interface Contender {
 
 /** Arbor first; the bare server is the ceiling and Fastify the bar to clear. */
 const CONTENDERS: Contender[] = [
-  { name: 'arbor', label: 'Arbor', file: 'arbor.ts', pkg: null, github: 'github-arbor.ts' },
+  { name: 'arbor', label: 'Arbor (node:http)', file: 'arbor.ts', pkg: null, github: 'github-arbor.ts' },
   // The same server validating every request against its annotations: the pair measures what it costs.
   {
     name: 'arbor-validated',
@@ -57,14 +57,14 @@ const CONTENDERS: Contender[] = [
     pkg: null,
     env: { ARBOR_BENCH_VALIDATE: '1' },
   },
-  // The same application on node:http's server (`server: 'node'`) instead of Arbor's own.
+  // The same application on Arbor's own HTTP/1.1 server (`server: 'arbor'`) instead of node:http.
   {
-    name: 'arbor-node',
-    label: 'Arbor on node:http',
+    name: 'arbor-own',
+    label: 'Arbor (own server)',
     file: 'arbor.ts',
     pkg: null,
     github: 'github-arbor.ts',
-    env: { ARBOR_BENCH_SERVER: 'node' },
+    env: { ARBOR_BENCH_SERVER: 'arbor' },
   },
   { name: 'fastify', label: 'Fastify 5', file: 'fastify.ts', pkg: 'fastify', github: 'github-fastify.ts' },
   { name: 'hono', label: 'Hono (node-server)', file: 'hono.ts', pkg: 'hono', github: 'github-hono.ts' },

@@ -38,8 +38,8 @@ process.env.ARBOR_NO_LISTEN = '1';
 const { createDemoApp } = await import('../../ts/examples/server.js');
 delete process.env.ARBOR_NO_LISTEN;
 
-// `ARBOR_LOAD_SERVER=node` (soak.ts --server node): the same application on node:http's server.
-const serverChoice = process.env.ARBOR_LOAD_SERVER === 'node' ? { server: 'node' as const } : {};
+// `ARBOR_LOAD_SERVER=arbor` (soak.ts --server arbor): the same application on Arbor's own server.
+const serverChoice = process.env.ARBOR_LOAD_SERVER === 'arbor' ? { server: 'arbor' as const } : {};
 const app = createDemoApp({ port: 0, host: '127.0.0.1', logger, ...serverChoice });
 let slowInFlight = 0;
 app.get('/__load/slow', async (req, res) => {
@@ -57,7 +57,7 @@ app.get('/__load/slow', async (req, res) => {
 const counters: { received: number; answered: number; aborted: number | null } = {
   received: 0,
   answered: 0,
-  aborted: serverChoice.server === 'node' ? 0 : null,
+  aborted: serverChoice.server === 'arbor' ? null : 0,
 };
 let tracking = false;
 const receivedIds: number[] = [];

@@ -13,7 +13,8 @@
  *   node --import tsx benches/load/soak.ts [--duration 60] [--concurrency 32] [--warmup 10]
  *        [--slow 16] [--slow-ms 1500] [--gc-every 15] [--no-shutdown] [--seed 1] [--out benches/results]
  *        [--node PATH] [--server arbor|node]
- *   --server node: the same application on node:http's server (`server: 'node'`) instead of Arbor's own.
+ *   --server arbor: the same application on Arbor's own HTTP/1.1 server (`server: 'arbor'`) instead of
+ *   node:http (the default).
  *
  * Writes `soak.md` and `soak.svg` to `--out`; exits with 1 when any check fails.
  */
@@ -52,7 +53,7 @@ const { values: args } = parseArgs({
     seed: { type: 'string', default: '1' },
     out: { type: 'string', default: join(root, 'benches', 'results') },
     node: { type: 'string', default: process.execPath },
-    server: { type: 'string', default: 'arbor' },
+    server: { type: 'string', default: 'node' },
   },
 });
 const number = (name: string, text: string | undefined): number => {

@@ -31,9 +31,9 @@ const engine = process.env.ARBOR_BENCH_ENGINE === 'reference' ? { engine: create
 // `ARBOR_BENCH_VALIDATE=1` (the `arbor-validated` contender) checks every request against the annotations
 // below, as the tasks reference application does (issue 17: validation may cost at most 5 %).
 const validate = process.env.ARBOR_BENCH_VALIDATE === '1';
-// `ARBOR_BENCH_SERVER=node` (the `arbor-node` contender): the same application on node:http's server
-// instead of Arbor's own, to see what each server is worth.
-const serverChoice = process.env.ARBOR_BENCH_SERVER === 'node' ? { server: 'node' as const } : {};
+// `ARBOR_BENCH_SERVER=arbor` (the `arbor-own` contender): the same application on Arbor's own HTTP/1.1
+// server instead of node:http (the default), to see what each server is worth.
+const serverChoice = process.env.ARBOR_BENCH_SERVER === 'arbor' ? { server: 'arbor' as const } : {};
 const app = new Application({
   ...engine,
   ...serverChoice,

@@ -27,9 +27,9 @@ const engine =
 // Specificity order (SPEC §3.2), as find-my-way under Fastify: in definition order 25 of GitHub's routes
 // sit behind an earlier parameter route (`/gists/:gist_id/:sha` before `/gists/:gist_id/star`) and could
 // never be reached.
-// `ARBOR_BENCH_SERVER=node` (the `arbor-node` contender): the same application on node:http's server
-// instead of Arbor's own, to see what each server is worth.
-const serverChoice = process.env.ARBOR_BENCH_SERVER === 'node' ? { server: 'node' as const } : {};
+// `ARBOR_BENCH_SERVER=arbor` (the `arbor-own` contender): the same application on Arbor's own HTTP/1.1
+// server instead of node:http (the default), to see what each server is worth.
+const serverChoice = process.env.ARBOR_BENCH_SERVER === 'arbor' ? { server: 'arbor' as const } : {};
 const app = new Application({
   ...engine,
   ...serverChoice,
