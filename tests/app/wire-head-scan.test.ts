@@ -19,8 +19,12 @@ async function counted(run: () => unknown): Promise<{ examined: number; copied: 
   const concat = Buffer.concat;
   const spies = [
     vi.spyOn(Buffer.prototype, 'indexOf').mockImplementation(function (this: Buffer, ...args: unknown[]) {
-      const [value, byteOffset, encoding] = args as Parameters<Buffer['indexOf']>;
-      const found = indexOf.call(this, value, byteOffset as number, encoding);
+      const [value, byteOffset, encoding] = args as [
+        string | number | Uint8Array,
+        number | undefined,
+        BufferEncoding | undefined,
+      ];
+      const found = indexOf.call(this, value, byteOffset, encoding);
       const from = typeof byteOffset === 'number' ? Math.max(0, byteOffset) : 0;
       counts.examined += (found === -1 ? this.byteLength : found + 1) - from;
       return found;
