@@ -120,9 +120,12 @@ export class Response {
 
   /**
    * Sends a body, or an empty one without an argument. Text defaults to `text/plain; charset=utf-8`, bytes
-   * to `application/octet-stream`, unless a `Content-Type` was set before.
+   * to `application/octet-stream`, unless a `Content-Type` was set before. Anything else (an object, a
+   * number, a stream) is a `TypeError` here, at the call, rather than a malformed response later.
    */
   send(body?: string | Uint8Array): this {
+    if (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array))
+      throw new TypeError(unsendable(body));
     this.#body = body ?? null;
     if (body !== undefined && !this.hasHeader('Content-Type')) {
       this.header(
@@ -187,4 +190,17 @@ function normaliseValues(name: string, value: HeaderValue): string[] {
     }
   }
   return values;
+}
+
+/** What `res.send()` says about a body it cannot send, and what to call instead. */
+function unsendable(body: unknown): string {
+  const what =
+    body === null ? 'null' : typeof body === 'object' ? (body.constructor?.name ?? 'an object') : typeof body;
+  const stream =
+    typeof body === 'object' &&
+    body !== null &&
+    ('pipe' in body || 'getReader' in body || Symbol.asyncIterator in body);
+  return stream
+    ? `res.send() takes a string or bytes, not a stream (${what}): read it into a Buffer first`
+    : `res.send() takes a string or bytes, not ${what}: use res.json(value) for data, or String(value) for text`;
 }
