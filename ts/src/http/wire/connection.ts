@@ -19,6 +19,7 @@ import { ChunkedBody, type IncomingBody, LengthBody } from './body.js';
 import { Framing, parseHead, type RequestHead } from './head.js';
 import { HeadScanner } from './head-scan.js';
 import { type BodyRequester, WireInput } from './input.js';
+import { OutputWatch } from './output-watch.js';
 import { Phase } from './phase.js';
 import { WireUpgrade } from './upgrade.js';
 import { errorAnswer, type HttpDate, writeResponse } from './writer.js';
@@ -63,9 +64,8 @@ export class WireConnection implements BodyRequester {
   #peerEnded = false;
   /** The socket is paused by this connection. */
   #paused = false;
-  /** Answer bytes that had left the process at the last sweep, and when that count last moved. */
-  #sent = 0;
-  #sentAt: number;
+  /** Whether the answers owed are moving. */
+  readonly #output: OutputWatch;
 
   readonly #onData = (chunk: Buffer) => this.#received(chunk);
   readonly #onEnd = () => this.#peerEnd();
@@ -82,7 +82,8 @@ export class WireConnection implements BodyRequester {
     this.#settings = settings;
     this.#release = release;
     this.#ip = socket.remoteAddress ?? '';
-    this.#since = this.#sentAt = Date.now();
+    this.#since = Date.now();
+    this.#output = new OutputWatch(this.#since);
     socket.on('data', this.#onData);
     socket.on('error', this.#onGone);
     socket.on('close', this.#onGone);
@@ -105,19 +106,14 @@ export class WireConnection implements BodyRequester {
     const settings = this.#settings;
     const phase = this.#phase;
     if (phase >= Phase.Closed) return;
-    const owed = this.socket.writableLength;
-    if (owed > 0) {
-      const sent = this.socket.bytesWritten - owed;
-      if (sent !== this.#sent) {
-        this.#sent = sent;
-        this.#sentAt = now;
-      } else if (now - this.#sentAt > settings.requestTimeout) {
-        this.socket.destroy();
-        return;
-      }
-      // An answer still flowing out is activity: the idle clocks start once it is out.
-      if (phase === Phase.Idle || phase === Phase.Closing) this.#since = now;
-    } else this.#sentAt = now;
+    // A client has as long to take an answer as to send a request.
+    if (this.#output.stalled(this.socket, now, settings.requestTimeout)) {
+      this.socket.destroy();
+      return;
+    }
+    // An answer still flowing out is activity: the idle clocks start once it is out.
+    if (this.socket.writableLength > 0 && (phase === Phase.Idle || phase === Phase.Closing))
+      this.#since = now;
     switch (phase) {
       case Phase.Fresh:
         if (now - this.#since > settings.headersTimeout) this.#end();
