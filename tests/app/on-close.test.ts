@@ -5,8 +5,10 @@
  * process exits (a child process, below).
  */
 import { spawn } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { WebSocket } from 'ws';
 import { Application, memoryLogger } from '../../ts/src/app/index.js';
 import { withEngine } from './support/engine.js';
 
@@ -35,6 +37,25 @@ describe('onClose hooks', () => {
     await Promise.all([app.close(500), app.close(500)]);
     expect(events).toEqual(['first (listening: false)', 'first done', 'third']);
     expect(logger.errors.map((e) => (e.error as Error).message)).toEqual(['pool already gone']);
+  });
+
+  test('app.close() closes open WebSockets (1001) alongside the server, then runs the hooks', async () => {
+    const app = new Application(withEngine({ port: 0, host: '127.0.0.1' }));
+    app.ws('/live', (socket) => socket.send('hello'));
+    const events: string[] = [];
+    app.onClose(() => {
+      events.push(`hook (open sockets: ${app.webSockets.size})`);
+    });
+    const server = app.run();
+    await new Promise((resolve) => server.once('listening', resolve));
+    const { port } = server.address() as AddressInfo;
+    const client = new WebSocket(`ws://127.0.0.1:${port}/live`);
+    await new Promise((resolve) => client.once('message', resolve));
+    const closed = new Promise<number>((resolve) => client.once('close', resolve));
+    await app.close(2_000);
+    expect(await closed).toBe(1001);
+    expect(events).toEqual(['hook (open sockets: 0)']);
+    expect(server.listening).toBe(false);
   });
 
   test('SIGTERM to a process in run(): the hooks finish before it exits 0', async () => {

@@ -315,11 +315,11 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
   }
 
   /**
-   * Closes the server `run()` started (in-flight requests finish, new connections are refused), then runs
-   * the `onClose` hooks.
+   * Closes the server `run()` started (in-flight requests finish, new connections are refused) and every
+   * open WebSocket (1001 Going Away), then runs the `onClose` hooks.
    */
   close(graceMs?: number): Promise<void> {
-    return this.#lifecycle.close(graceMs);
+    return this.#lifecycle.close(graceMs, () => this.webSockets.closeAll(graceMs));
   }
 
   /**

@@ -99,13 +99,14 @@ export class ServerLifecycle {
   }
 
   /**
-   * Closes the server `start()` created (in-flight requests finish, new connections are refused), then
-   * runs the `onClose` hooks in order; a hook that fails is logged and the others still run. Calling it
-   * again returns the same promise.
+   * Closes the server `start()` created (in-flight requests finish, new connections are refused) and,
+   * alongside it, what `alongside` closes (the connections WebSocket routes took over, which the server no
+   * longer owns); then runs the `onClose` hooks in order: a hook that fails is logged and the others still
+   * run. Calling it again returns the same promise.
    */
-  close(graceMs?: number): Promise<void> {
+  close(graceMs?: number, alongside?: () => Promise<void>): Promise<void> {
     this.#closing ??= (async () => {
-      await this.#server?.closeGracefully(graceMs);
+      await Promise.all([this.#server?.closeGracefully(graceMs), alongside?.()]);
       for (const hook of this.#hooks) {
         try {
           await hook();
