@@ -7,6 +7,7 @@
 import { clientAborted, tooLarge } from '../body-stream.js';
 import { HttpError } from '../errors.js';
 import { fieldColon, TOKEN_CHARS as TOKEN } from './head.js';
+import { FORBIDDEN_TRAILERS } from './trailer-fields.js';
 
 /** Longest chunk-size line (size, extensions) and trailer section accepted: RFC 9112 §7.1.1 sets none. */
 const MAX_CHUNK_LINE = 4096;
@@ -21,47 +22,6 @@ const QUOTED = '"(?:[\\t \\x21\\x23-\\x5b\\x5d-\\x7e\\x80-\\xff]|\\\\[\\t \\x21-
  * hidden in it.
  */
 const CHUNK_SIZE_LINE = new RegExp(`^([0-9A-Fa-f]{1,13})(?:;${TOKEN}(?:=(?:${TOKEN}|${QUOTED}))?)*\\r$`);
-/**
- * Fields a trailer section may not carry (RFC 9110 §6.5.1): what frames the message, routes it,
- * authenticates it, modifies the request or says how to read the content must be known before the
- * content, so a trailer carrying one is refused (400) rather than dropped, as a proxy may read it
- * otherwise. node's parser refuses Transfer-Encoding and Content-Length here; this is stricter.
- */
-const FORBIDDEN_TRAILERS: ReadonlyMap<string, string> = new Map(
-  [
-    // Framing and connection management.
-    'Transfer-Encoding',
-    'Content-Length',
-    'Trailer',
-    'TE',
-    'Connection',
-    'Keep-Alive',
-    'Proxy-Connection',
-    'Upgrade',
-    // Routing.
-    'Host',
-    // Authentication and credentials.
-    'Authorization',
-    'Proxy-Authorization',
-    'Cookie',
-    // Request modifiers.
-    'Expect',
-    'Max-Forwards',
-    'Range',
-    'If-Match',
-    'If-None-Match',
-    'If-Modified-Since',
-    'If-Unmodified-Since',
-    'If-Range',
-    'Cache-Control',
-    'Pragma',
-    // How to read the content.
-    'Content-Type',
-    'Content-Encoding',
-    'Content-Range',
-  ].map((name) => [name.toLowerCase(), name]),
-);
-
 /** Where a chunked body's reader is. */
 const Chunk = {
   /** Reading a chunk-size line up to its LF. */

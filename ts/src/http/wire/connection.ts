@@ -13,39 +13,17 @@
  */
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { Dispatch, OutgoingResponse, TransportLogger } from '../dispatch.js';
+import type { OutgoingResponse } from '../dispatch.js';
 import { errorBody, HttpError } from '../errors.js';
-import { ChunkedBody, type IncomingBody, LengthBody } from './body.js';
-import { Framing, parseHead, type RequestHead } from './head.js';
+import { parseHead, type RequestHead } from './head.js';
 import { HeadScanner } from './head-scan.js';
-import { type BodyRequester, WireInput } from './input.js';
+import { type BodyRequester, requestFor, type WireInput } from './input.js';
 import { OutputWatch } from './output-watch.js';
 import { Phase } from './phase.js';
-import { WireUpgrade } from './upgrade.js';
-import { errorAnswer, type HttpDate, writeResponse } from './writer.js';
-
-/** What every connection of one server shares. */
-export interface WireSettings {
-  dispatch: Dispatch;
-  logger: TransportLogger;
-  maxHeaderSize: number;
-  headersTimeout: number;
-  requestTimeout: number;
-  keepAliveTimeout: number;
-  date: HttpDate;
-  /** The server is closing: each connection closes once it owes no answer. */
-  closing: boolean;
-}
-
-/** Unread bytes a connection holds before it pauses the socket: pipelined requests, or a body nobody reads yet. */
-export const HIGH_WATER = 64 * 1024;
-/**
- * Bytes of answers waiting in the process for a client that does not read them: past this, no more of its
- * requests are parsed, and its socket is paused, until they drain. The kernel's socket buffer holds a few
- * MiB more before any of it waits here, so a client is owed about what node:http owes one before it stops
- * reading.
- */
-export const OWED_LIMIT = 1024 * 1024;
+import { HIGH_WATER, OWED_LIMIT, type WireSettings } from './settings.js';
+import { Overdue, overdue } from './sweep.js';
+import { handOver } from './upgrade.js';
+import { writeError, writeResponse } from './writer.js';
 
 export class WireConnection implements BodyRequester {
   readonly socket: Socket;
@@ -114,25 +92,20 @@ export class WireConnection implements BodyRequester {
     // An answer still flowing out is activity: the idle clocks start once it is out.
     if (this.socket.writableLength > 0 && (phase === Phase.Idle || phase === Phase.Closing))
       this.#since = now;
-    switch (phase) {
-      case Phase.Fresh:
-        if (now - this.#since > settings.headersTimeout) this.#end();
+    const body = this.#input?.body;
+    switch (overdue(phase, now - this.#since, settings, body?.complete === false)) {
+      case Overdue.End:
+        this.#end();
         break;
-      case Phase.Idle:
-        if (now - this.#since > settings.keepAliveTimeout) this.#end();
+      case Overdue.Refuse:
+        this.#refuse(new HttpError(408));
         break;
-      case Phase.Head:
-        if (now - this.#since > settings.headersTimeout) this.#refuse(new HttpError(408));
-        break;
-      case Phase.Serving: {
+      case Overdue.AbortBody:
         // The handler reading the body answers it (a 408 through the kernel); the connection closes after.
-        const body = this.#input?.body;
-        if (body?.complete === false && now - this.#since > settings.requestTimeout)
-          body.abort(new HttpError(408));
+        body?.abort(new HttpError(408));
         break;
-      }
-      case Phase.Closing:
-        if (now - this.#since > settings.keepAliveTimeout) this.socket.destroy();
+      case Overdue.Destroy:
+        this.socket.destroy();
         break;
     }
   }
@@ -207,19 +180,8 @@ export class WireConnection implements BodyRequester {
   }
 
   #serve(head: RequestHead): void {
-    const body: IncomingBody | null =
-      head.framing === Framing.None
-        ? null
-        : head.framing === Framing.Length
-          ? new LengthBody(head.length)
-          : new ChunkedBody();
-    // The connection is offered only for a request without a body (a WebSocket handshake is a GET): what
-    // follows the head is then the new protocol's, as it came.
-    const upgrade =
-      head.upgrade !== undefined && head.minor === 1 && body === null
-        ? new WireUpgrade(head.upgrade, () => this.#detach(input))
-        : undefined;
-    const input = new WireInput(head, body, this.#ip, this, upgrade);
+    const input = requestFor(head, this.#ip, this, () => this.#detach(input));
+    const body = input.body;
     this.#input = input;
     // Only a body has a deadline once the head is in (requestTimeout): no clock read for the others.
     this.#enter(Phase.Serving, body === null ? 0 : Date.now());
@@ -251,16 +213,9 @@ export class WireConnection implements BodyRequester {
 
   #answer(input: WireInput, response: OutgoingResponse): void {
     if (this.#phase !== Phase.Serving || input !== this.#input) return;
-    const { head, body } = input;
     const now = Date.now();
     const keepAlive =
-      head.keepAlive &&
-      // The rest of an unread body would have to be read to find the next request: close instead.
-      (body === null || (body.complete && !body.failed)) &&
-      // CONNECT asks for a tunnel; the answer is a refusal, and the connection is not reused for more.
-      input.method !== 'CONNECT' &&
-      // An upgrade nobody performed: what follows may be the other protocol, never read as HTTP.
-      head.upgrade === undefined &&
+      input.reusable &&
       // Closing (the server, or the peer's side): answer what was received, then close.
       !((this.#settings.closing || this.#peerEnded) && !this.#scanner.hasHead(this.#settings.maxHeaderSize));
     let close: boolean;
@@ -300,12 +255,7 @@ export class WireConnection implements BodyRequester {
       this.socket.destroy();
       return;
     }
-    writeResponse(this.socket, errorAnswer(status, json), {
-      keepAlive: false,
-      head: false,
-      idleSeconds: 0,
-      date: this.#settings.date.at(Date.now()),
-    });
+    writeError(this.socket, status, json, this.#settings.date.at(Date.now()));
     this.#end();
   }
 
@@ -356,18 +306,12 @@ export class WireConnection implements BodyRequester {
   #detach(input: WireInput): { socket: Duplex; head: Buffer } {
     if (this.#phase !== Phase.Serving || input !== this.#input)
       throw new Error('The connection is no longer open for this request');
-    const socket = this.socket;
-    socket.off('data', this.#onData);
-    socket.off('end', this.#onEnd);
-    socket.off('error', this.#onGone);
-    socket.off('close', this.#onGone);
     this.#enter(Phase.Detached, 0);
     this.#input = null;
     const head = this.#scanner.size > 0 ? this.#scanner.take() : Buffer.alloc(0);
     this.#release(this);
-    // Readable's setter, typed read-only: node:http resets it the same way before its 'upgrade' event.
-    (socket as { readableFlowing: boolean | null }).readableFlowing = null;
-    return { socket, head };
+    handOver(this.socket, { data: this.#onData, end: this.#onEnd, error: this.#onGone, close: this.#onGone });
+    return { socket: this.socket, head };
   }
 
   /**

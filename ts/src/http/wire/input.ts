@@ -1,13 +1,39 @@
 /** A request read off the wire, as the kernel sees it: its head, its headers, and its body on demand. */
+import type { Duplex } from 'node:stream';
 import type { HeaderSource, IncomingInput, UpgradeChannel } from '../dispatch.js';
-import type { IncomingBody } from './body.js';
+import { ChunkedBody, type IncomingBody, LengthBody } from './body.js';
 import { Framing, type RequestHead } from './head.js';
+import { WireUpgrade } from './upgrade.js';
 
 const NO_BODY = new Uint8Array(0);
 
 /** What the input asks of its connection when the body is first wanted. */
 export interface BodyRequester {
   bodyWanted(input: WireInput): void;
+}
+
+/**
+ * The request `head` announces: its body framed as the head says, and its connection offered to whoever
+ * serves it when it asks to upgrade (`hand` detaches it). The connection is offered only for a request
+ * without a body (a WebSocket handshake is a GET): what follows the head is then the new protocol's.
+ */
+export function requestFor(
+  head: RequestHead,
+  ip: string,
+  connection: BodyRequester,
+  hand: () => { socket: Duplex; head: Buffer },
+): WireInput {
+  const body: IncomingBody | null =
+    head.framing === Framing.None
+      ? null
+      : head.framing === Framing.Length
+        ? new LengthBody(head.length)
+        : new ChunkedBody();
+  const upgrade =
+    head.upgrade !== undefined && head.minor === 1 && body === null
+      ? new WireUpgrade(head.upgrade, hand)
+      : undefined;
+  return new WireInput(head, body, ip, connection, upgrade);
 }
 
 export class WireInput implements IncomingInput, HeaderSource {
@@ -39,6 +65,20 @@ export class WireInput implements IncomingInput, HeaderSource {
     this.ip = ip;
     this.hasBody = body !== null;
     this.#connection = connection;
+  }
+
+  /** As far as this request goes, the connection may serve another after it. */
+  get reusable(): boolean {
+    const body = this.body;
+    return (
+      this.head.keepAlive &&
+      // The rest of an unread body would have to be read to find the next request: close instead.
+      (body === null || (body.complete && !body.failed)) &&
+      // CONNECT asks for a tunnel; the answer is a refusal, and the connection is not reused for more.
+      this.method !== 'CONNECT' &&
+      // An upgrade nobody performed: what follows may be the other protocol, never read as HTTP.
+      this.head.upgrade === undefined
+    );
   }
 
   get headers(): HeaderSource {

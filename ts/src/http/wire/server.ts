@@ -8,7 +8,8 @@ import type { Socket } from 'node:net';
 import { net } from '../../builtins.js';
 import { type ArborServer, type ServerOptions, serverLimits } from '../arbor-server.js';
 import type { Dispatch, TransportLogger } from '../dispatch.js';
-import { WireConnection, type WireSettings } from './connection.js';
+import { WireConnection } from './connection.js';
+import type { WireSettings } from './settings.js';
 import { HttpDate } from './writer.js';
 
 export function createWireServer(

@@ -108,6 +108,11 @@ export class HttpDate {
   }
 }
 
+/** The connection's own refusal (or its 500): a fixed JSON answer, and `Connection: close`. */
+export function writeError(socket: Socket, status: number, json: string, date: string): void {
+  writeResponse(socket, errorAnswer(status, json), { keepAlive: false, head: false, idleSeconds: 0, date });
+}
+
 /** A fixed JSON error answer, for the connection's own refusals. */
 export function errorAnswer(status: number, json: string): OutgoingResponse {
   return {
