@@ -5,6 +5,7 @@
  */
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
+import { Readable } from 'node:stream';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
   Application,
@@ -16,6 +17,7 @@ import {
 } from '../../ts/src/app/index.js';
 import { testServer, withEngine } from './support/engine.js';
 import { rawGet, rawRequest } from './support/raw.js';
+import { exchange } from './support/raw-exchange.js';
 import { listen } from './support/transport.js';
 
 interface Parsed {
@@ -358,5 +360,23 @@ describe('what RFC 9112 rejects and node accepts', () => {
     expect(JSON.parse(reply.body).code).toBe(status);
     expect(reply.head).toMatch(/connection: close/i);
     expect((await rawRequest(port, rawGet('/x'))).status).toBe(200);
+  });
+});
+
+describe('a handler that sends what no server can write (issue 38: res.send(readable))', () => {
+  test('one logged 500, never a malformed head or a second response on the connection', async () => {
+    const { port, logger } = await serve((app) => {
+      app.get('/stream', (_req, res) => res.send(Readable.from(['a', 'b']) as unknown as string));
+      app.get('/x', (_req, res) => res.send('x'));
+    });
+    const reply = await exchange(
+      port,
+      `${rawGet('/stream').replace('Connection: close\r\n', '')}${rawGet('/x')}`,
+    );
+    expect(reply.leftover.toString('latin1')).toBe('');
+    expect(reply.raw.toString('latin1')).not.toMatch(/undefined|\[object/);
+    // The kernel finds the body unwritable: a 500 for that request, and the next one served as usual.
+    expect(reply.responses.map((r) => r.status)).toEqual([500, 200]);
+    expect(logger.errors.length).toBeGreaterThan(0);
   });
 });
