@@ -99,7 +99,10 @@ export const BODY = 1;
  * Node's parser refuses a repeated Content-Length, and trims header values, so the raw value is the one.
  */
 export function inspect(req: IncomingMessage): HttpError | typeof BODY | typeof NO_BODY {
-  if (req.httpVersionMajor === 2) return inspectHttp2(req as unknown as Http2ServerRequest);
+  // node:http2's compatibility request has its stream; `GET / HTTP/2.0` sent to an HTTP/1 parser does not
+  // (llhttp reads the version as 2.0): that is refused below with 505.
+  if (req.httpVersionMajor === 2 && 'stream' in req)
+    return inspectHttp2(req as unknown as Http2ServerRequest);
   if (req.httpVersionMajor !== 1) {
     return req.httpVersionMajor === 0
       ? new HttpError(400, 'Request line without an HTTP version')

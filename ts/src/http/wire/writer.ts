@@ -33,7 +33,8 @@ function statusLine(status: number): string {
 /**
  * Writes `response` and says whether the connection must close after it (it set `Connection: close`, or
  * the connection said so). A `Connection` or `Transfer-Encoding` field set by the application is not
- * written: the connection decides its own fate, and a body here always has a Content-Length.
+ * written as is: the connection decides its own fate (an `upgrade` option is kept), and a body here always
+ * has a Content-Length.
  */
 export function writeResponse(socket: Socket, response: OutgoingResponse, options: WireOptions): boolean {
   const status = response.getStatus();
@@ -44,6 +45,9 @@ export function writeResponse(socket: Socket, response: OutgoingResponse, option
   let hasLength = false;
   let hasDate = false;
   let keepAlive = options.keepAlive;
+  /** The application's Connection field names `upgrade` (a 426 or 101 with an `Upgrade` field: RFC 9110
+   * §7.8 requires it beside that field): kept in the connection's own field. */
+  let upgrade = '';
   for (let i = 0; i < fields.length; i += 2) {
     const name = fields[i] as string;
     const value = fields[i + 1] as string;
@@ -53,6 +57,7 @@ export function writeResponse(socket: Socket, response: OutgoingResponse, option
     else if (size === 14 && name.toLowerCase() === 'content-length') hasLength = true;
     else if (size === 10 && name.toLowerCase() === 'connection') {
       if (/(?:^|,)\s*close\s*(?:,|$)/i.test(value)) keepAlive = false;
+      if (/(?:^|,)\s*upgrade\s*(?:,|$)/i.test(value)) upgrade = 'Upgrade, ';
       continue;
     } else if (size === 17 && name.toLowerCase() === 'transfer-encoding') continue;
     head += `${name}: ${value}\r\n`;
@@ -66,8 +71,8 @@ export function writeResponse(socket: Socket, response: OutgoingResponse, option
   }
   if (!hasDate) head += `Date: ${options.date}\r\n`;
   head += keepAlive
-    ? `Connection: keep-alive\r\nKeep-Alive: timeout=${options.idleSeconds}\r\n\r\n`
-    : 'Connection: close\r\n\r\n';
+    ? `Connection: ${upgrade}keep-alive\r\nKeep-Alive: timeout=${options.idleSeconds}\r\n\r\n`
+    : `Connection: ${upgrade}close\r\n\r\n`;
   if (body !== null && body.length === 0) body = null;
   if (body === null) socket.write(head, 'latin1');
   // node:http writes a string body the same way: head and body as one UTF-8 string, one write.
