@@ -14,7 +14,10 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 type ServerName = 'arbor' | 'node';
@@ -115,6 +118,7 @@ async function measure(): Promise<void> {
   for (const server of SERVERS) children.set(server, await start(server));
   console.log(`head: ${head.byteLength} bytes, one per write; ${rounds} round(s), the median kept`);
   console.log('clients  server  CPU ms   CPU ns/byte');
+  const rows: string[] = [];
   try {
     for (const clients of clientCounts) {
       const perByte = new Map<ServerName, number>();
@@ -141,6 +145,9 @@ async function measure(): Promise<void> {
         );
       }
       const ratio = (perByte.get('arbor') as number) / (perByte.get('node') as number);
+      rows.push(
+        `| ${clients} | ${(perByte.get('arbor') as number).toFixed(0)} | ${(perByte.get('node') as number).toFixed(0)} | ${ratio.toFixed(2)} |`,
+      );
       console.log(
         `${String(clients).padStart(7)}  own / node: ${ratio.toFixed(2)}×${quick ? ' (--quick: not a measurement)' : ''}`,
       );
@@ -148,4 +155,26 @@ async function measure(): Promise<void> {
   } finally {
     for (const { child } of children.values()) child.kill();
   }
+  if (quick) return;
+  const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', 'trickle.md');
+  writeFileSync(
+    out,
+    [
+      '# A trickled request head: server CPU per byte, own server against node:http',
+      '',
+      `A ${head.byteLength}-byte head of short field lines, sent one byte per write (a turn of the event loop`,
+      'between bytes, so each byte is its own packet), by 1 and by many clients at once. CPU is the server',
+      "process's own (`process.cpuUsage()`, user + system), median of the rounds after a warm-up round; every",
+      'answer is checked. Target: own ≤ about 2 × node:http.',
+      '',
+      `- ${rounds} rounds; Node ${process.version}; ${new Date().toISOString()}.`,
+      '- Command: `node --import tsx benches/http/trickle.ts` (defaults: `--clients 1,50 --size 14000 --rounds 3`).',
+      '',
+      '| clients | own server, ns/byte | node:http, ns/byte | own ÷ node |',
+      '|--:|--:|--:|--:|',
+      ...rows,
+      '',
+    ].join('\n'),
+  );
+  console.log(`wrote ${out}`);
 }
