@@ -63,3 +63,33 @@ export function serverLimits(options: ServerOptions): Required<ServerOptions> {
     keepAliveTimeout: options.keepAliveTimeout ?? 5_000,
   };
 }
+
+/** How one server closes: what it does at once, and what it cuts when the grace period is over. */
+export interface Closing {
+  /** Called first: stop keeping connections alive, close the idle ones, end others after their answer. */
+  begin(): void;
+  /** Called after `graceMs` if connections are still open: destroy them. */
+  cut(): void;
+}
+
+/**
+ * The graceful close every server shares: `server.close()` (no new connections; resolves once the last
+ * one has closed), `closing.begin()` at once, `closing.cut()` if the grace period ends first.
+ */
+export function closeGracefully(server: Server, graceMs: number, closing: Closing): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (!server.listening) {
+      closing.begin();
+      resolve();
+      return;
+    }
+    const timer = setTimeout(() => closing.cut(), graceMs);
+    timer.unref();
+    server.close((error) => {
+      clearTimeout(timer);
+      if (error) reject(error);
+      else resolve();
+    });
+    closing.begin();
+  });
+}

@@ -11,10 +11,11 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { Dispatch, OutgoingResponse, TransportLogger, UpgradeChannel } from './dispatch.js';
+import type { Dispatch, OutgoingResponse, TransportLogger } from './dispatch.js';
 import { errorBody, HttpError } from './errors.js';
 import { inspect, NodeInput } from './node-input.js';
 import { afterOwed } from './node-socket.js';
+import { HandOverChannel } from './upgrade-channel.js';
 import { errorAnswer, HttpDate, writeResponse } from './wire/writer.js';
 
 /** node:http's `'connect'` and `'upgrade'` listener signature. */
@@ -23,29 +24,6 @@ export type DetachedListener = (req: IncomingMessage, socket: Duplex, head: Buff
 /** How long a closed-by-us connection may linger while its client still sends: then it is cut. */
 export interface DetachedOptions {
   lingerMs: number;
-}
-
-class NodeUpgrade implements UpgradeChannel {
-  readonly protocol: string;
-  #taken = false;
-  readonly #socket: Duplex;
-  readonly #head: Buffer;
-
-  constructor(protocol: string, socket: Duplex, head: Buffer) {
-    this.protocol = protocol;
-    this.#socket = socket;
-    this.#head = head;
-  }
-
-  get taken(): boolean {
-    return this.#taken;
-  }
-
-  take(): { socket: Duplex; head: Buffer } {
-    if (this.#taken) throw new Error('this connection was already taken over');
-    this.#taken = true;
-    return { socket: this.#socket, head: this.#head };
-  }
 }
 
 export function createDetachedListener(
@@ -89,7 +67,9 @@ export function createDetachedListener(
         return;
       }
       const upgrade =
-        req.method === 'CONNECT' ? undefined : new NodeUpgrade(req.headers.upgrade ?? '', socket, head);
+        req.method === 'CONNECT'
+          ? undefined
+          : new HandOverChannel(req.headers.upgrade ?? '', () => ({ socket, head }));
       // A CONNECT request's body, if any, is never read: the connection closes after the answer. An
       // upgrade request's body is not read either: what follows its head belongs to the new protocol.
       const input = new NodeInput(req, false, upgrade);

@@ -10,7 +10,7 @@ import type { RequestListener } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse, Http2Session } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { SecureContextOptions, TlsOptions } from 'node:tls';
-import { type Http2ArborServer, type ServerOptions, serverLimits } from './arbor-server.js';
+import { closeGracefully, type Http2ArborServer, type ServerOptions, serverLimits } from './arbor-server.js';
 import type { DetachedListener } from './node-detached.js';
 import { afterResponses, inProgress } from './node-socket.js';
 
@@ -56,27 +56,19 @@ export function createHttp2Server(
   });
 
   server.closeGracefully = (graceMs = 10_000) =>
-    new Promise<void>((resolve, reject) => {
-      closing = true;
-      if (!server.listening) {
-        resolve();
-        return;
-      }
-      const timer = setTimeout(() => {
+    closeGracefully(server, graceMs, {
+      begin: () => {
+        closing = true;
+        for (const session of sessions) session.close();
+        for (const socket of sockets) {
+          if (inProgress(socket) === null) socket.end();
+          else afterResponses(socket, () => inProgress(socket) === null && socket.end());
+        }
+      },
+      cut: () => {
         for (const session of sessions) session.destroy();
         for (const socket of sockets) socket.destroy();
-      }, graceMs);
-      timer.unref();
-      server.close((error) => {
-        clearTimeout(timer);
-        if (error) reject(error);
-        else resolve();
-      });
-      for (const session of sessions) session.close();
-      for (const socket of sockets) {
-        if (inProgress(socket) === null) socket.end();
-        else afterResponses(socket, () => inProgress(socket) === null && socket.end());
-      }
+      },
     });
   return server;
 }

@@ -12,6 +12,7 @@ import type { Socket } from 'node:net';
 import type { SecureContextOptions, TlsOptions } from 'node:tls';
 import { http } from '../builtins.js';
 import {
+  closeGracefully,
   type HttpsArborServer,
   type NodeArborServer,
   type ServerOptions,
@@ -134,22 +135,14 @@ export function createNodeServer(
   server.on('upgrade', detached);
 
   server.closeGracefully = (graceMs = 10_000) =>
-    new Promise<void>((resolve, reject) => {
-      closing = true;
-      if (!server.listening) {
-        resolve();
-        return;
-      }
-      const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-      timer.unref();
-      server.close((error) => {
-        clearTimeout(timer);
-        if (error) reject(error);
-        else resolve();
-      });
-      server.closeIdleConnections();
-      // Responses in progress were started keep-alive: close their connections once they are out.
-      for (const socket of sockets) afterResponses(socket, () => server.closeIdleConnections());
+    closeGracefully(server, graceMs, {
+      begin: () => {
+        closing = true;
+        server.closeIdleConnections();
+        // Responses in progress were started keep-alive: close their connections once they are out.
+        for (const socket of sockets) afterResponses(socket, () => server.closeIdleConnections());
+      },
+      cut: () => server.closeAllConnections(),
     });
   return server;
 }

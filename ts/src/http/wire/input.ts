@@ -1,9 +1,9 @@
 /** A request read off the wire, as the kernel sees it: its head, its headers, and its body on demand. */
 import type { Duplex } from 'node:stream';
 import type { HeaderSource, IncomingInput, UpgradeChannel } from '../dispatch.js';
+import { HandOverChannel } from '../upgrade-channel.js';
 import { ChunkedBody, type IncomingBody, LengthBody } from './body.js';
 import { Framing, type RequestHead } from './head.js';
-import { WireUpgrade } from './upgrade.js';
 
 const NO_BODY = new Uint8Array(0);
 
@@ -31,7 +31,7 @@ export function requestFor(
         : new ChunkedBody();
   const upgrade =
     head.upgrade !== undefined && head.minor === 1 && body === null
-      ? new WireUpgrade(head.upgrade, hand)
+      ? new HandOverChannel(head.upgrade, hand)
       : undefined;
   return new WireInput(head, body, ip, connection, upgrade);
 }

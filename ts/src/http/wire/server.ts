@@ -6,7 +6,7 @@
  */
 import type { Socket } from 'node:net';
 import { net } from '../../builtins.js';
-import { type ArborServer, type ServerOptions, serverLimits } from '../arbor-server.js';
+import { type ArborServer, closeGracefully, type ServerOptions, serverLimits } from '../arbor-server.js';
 import type { Dispatch, TransportLogger } from '../dispatch.js';
 import { WireConnection } from './connection.js';
 import type { WireSettings } from './settings.js';
@@ -47,22 +47,14 @@ export function createWireServer(
   server.on('close', () => clearInterval(sweep));
 
   server.closeGracefully = (graceMs = 10_000) =>
-    new Promise<void>((resolve, reject) => {
-      settings.closing = true;
-      if (!server.listening) {
-        resolve();
-        return;
-      }
-      const timer = setTimeout(() => {
+    closeGracefully(server, graceMs, {
+      begin: () => {
+        settings.closing = true;
+        for (const connection of connections) connection.closeWhenIdle();
+      },
+      cut: () => {
         for (const connection of connections) connection.socket.destroy();
-      }, graceMs);
-      timer.unref();
-      server.close((error) => {
-        clearTimeout(timer);
-        if (error) reject(error);
-        else resolve();
-      });
-      for (const connection of connections) connection.closeWhenIdle();
+      },
     });
   return server;
 }
