@@ -142,7 +142,7 @@ export interface SoakReportInput {
     slow: number;
     slowMs: number;
     seed: number;
-    /** The server `run()` started: Arbor's own, or node:http's (`server: 'node'`). */
+    /** The server `run()` started: node:http's (the default), or Arbor's own (`server: 'arbor'`). */
     server: 'arbor' | 'node';
   };
   environment: Environment;
@@ -224,8 +224,8 @@ export function renderSoakReport({ settings, environment, soak, shutdown }: Soak
     '  built by its own factory and started with `run()` in a child process (`benches/load/server.ts`), plus one',
     '  test route `GET /__load/slow`. Request log lines are discarded. ' +
       (settings.server === 'node'
-        ? "On node:http's server (`server: 'node'`, `--server node`)."
-        : "On Arbor's own HTTP/1.1 server (the default; `--server node` for node:http's)."),
+        ? "On node:http's server (the default; `--server arbor` for Arbor's own)."
+        : "On Arbor's own HTTP/1.1 server (`server: 'arbor'`, `--server arbor`)."),
     `- Load: ${settings.concurrency} concurrent keep-alive workers in another process for ${soak.seconds.toFixed(1)} s ` +
       `(warm-up ${settings.warmup} s), seed ${settings.seed}; mixed methods over thousands of distinct paths, about a`,
     '  quarter of them bad on purpose (unknown ids and paths, 405, malformed JSON, missing fields, no token,',
