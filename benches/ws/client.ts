@@ -14,6 +14,8 @@ export interface LoadOptions {
   warmup: number;
   /** Bytes per message. */
   size: number;
+  /** Called as the timed period starts and as it ends (the runner reads the server's CPU time there). */
+  timed?: { start(): void; end(): void };
 }
 
 export interface LoadResult {
@@ -57,11 +59,13 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   }
   await new Promise((resolve) => setTimeout(resolve, options.warmup * 1000));
   messages = 0;
+  options.timed?.start();
   const started = performance.now();
   await new Promise((resolve) => setTimeout(resolve, options.seconds * 1000));
   running = false;
   const elapsed = (performance.now() - started) / 1000;
   const counted = messages;
+  options.timed?.end();
   await Promise.all(
     sockets.map(
       (socket) =>

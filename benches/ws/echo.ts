@@ -96,17 +96,34 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
+/** A process's CPU time (user + system) in µs, from /proc (Linux): the server's own, not the client's. */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1_000_000) / 100;
+}
+
 const runs = new Map<string, number[]>(CONTENDERS.map((c) => [c.name, []]));
+/** Server CPU µs per echoed message, per round: steadier than throughput on a shared machine. */
+const costs = new Map<string, number[]>(CONTENDERS.map((c) => [c.name, []]));
 for (let round = 0; round < settings.rounds; round++) {
   // Alternate the order, so that no server always runs first (or last) on a machine that drifts.
   const order = round % 2 === 0 ? CONTENDERS : [...CONTENDERS].reverse();
   for (const contender of order) {
     const { child, port } = await start(contender);
     try {
-      const result = await load({ url: `ws://127.0.0.1:${port}/echo`, ...settings });
+      const pid = child.pid as number;
+      let cpu = 0;
+      const result = await load({
+        url: `ws://127.0.0.1:${port}/echo`,
+        ...settings,
+        timed: { start: () => (cpu = -cpuMicros(pid)), end: () => (cpu += cpuMicros(pid)) },
+      });
       runs.get(contender.name)?.push(result.perSecond);
+      costs.get(contender.name)?.push(cpu / result.messages);
       log(
-        `round ${round + 1}/${settings.rounds} ${contender.label}: ${Math.round(result.perSecond)} messages/s`,
+        `round ${round + 1}/${settings.rounds} ${contender.label}: ${Math.round(result.perSecond)} messages/s, ` +
+          `${(cpu / result.messages).toFixed(2)} µs server CPU per message`,
       );
     } finally {
       await stop(child);
@@ -118,6 +135,7 @@ const summaries: Summary[] = CONTENDERS.map((c) => ({
   name: c.name,
   label: c.label,
   runs: runs.get(c.name) ?? [],
+  costs: costs.get(c.name) ?? [],
 }));
 const environment = describeEnvironment(root, process.execPath, CONTENDERS, 'benches/ws/client.ts (ws)');
 environment.versions.ws = JSON.parse(
