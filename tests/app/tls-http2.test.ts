@@ -2,7 +2,7 @@
  * TLS and HTTP/2 from the application's configuration, over real sockets with a self-signed certificate
  * the clients trust: `tls` serves HTTPS (node:https); `http2: true` with `tls` serves HTTP/2 to clients
  * that offer `h2` and HTTP/1.1 to the others on the same port; `http2: true` alone is cleartext HTTP/2
- * (prior knowledge); `app.listener` inside the user's own `http2.createSecureServer` answers (it used to
+ * (prior knowledge); WebSocket routes answer over TLS on both; `app.listener` inside the user's own `http2.createSecureServer` answers (it used to
  * answer 505 to every request). Asking Arbor's own server for TLS is refused at construction.
  *
  * Only the node server does TLS: the file is skipped in the `arbor-server` project.
@@ -12,6 +12,7 @@ import http2 from 'node:http2';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
+import { WebSocket } from 'ws';
 import { Application, type ArborServer } from '../../ts/src/app/index.js';
 import { testCertificate } from '../support/tls-cert.js';
 import { withEngine } from './support/engine.js';
@@ -25,7 +26,9 @@ interface Answer {
 
 const open: { close(): Promise<void> }[] = [];
 afterEach(async () => {
-  for (const item of open.splice(0)) await item.close();
+  // Last opened, first closed: a WebSocket client before the server it holds a connection to (a
+  // connection a WebSocket route took is no longer the server's to close).
+  for (const item of open.splice(0).reverse()) await item.close();
 });
 
 function application(config: Parameters<typeof withEngine>[0] = {}): Application {
@@ -185,6 +188,28 @@ describe.skipIf(process.env.ARBOR_TEST_SERVER === 'arbor')('TLS and HTTP/2', () 
     expect((await inFlight).body).toBe('finished');
     await closed;
     expect(server.listening).toBe(false);
+  });
+
+  test.each([
+    ['https', false],
+    ['http2 with its HTTP/1.1 fallback', true],
+  ])('WebSocket routes over TLS (wss://) on %s', async (_label, http2) => {
+    const app = application({ tls: testCertificate(), http2 });
+    app.ws('/echo/:room', (socket, req) =>
+      socket.on('message', (data) => socket.send(`${req.param('room')}: ${data}`)),
+    );
+    const port = await start(app.createServer());
+    const client = new WebSocket(`wss://localhost:${port}/echo/lobby`, { ca: testCertificate().cert });
+    open.push({ close: async () => client.terminate() });
+    await new Promise((resolve, reject) => {
+      client.once('open', resolve);
+      client.once('error', reject);
+    });
+    client.send('hi');
+    const echo = await new Promise<string>((resolve) =>
+      client.once('message', (data) => resolve(String(data))),
+    );
+    expect(echo).toBe('lobby: hi');
   });
 
   test("Arbor's own server refuses tls and http2 at construction, saying why", () => {
