@@ -19,44 +19,20 @@ import { errorResponse, finalize, plainError, splitTarget } from './answers.js';
 import { EMPTY_BODY, type ParsedBody, parseBody } from './body.js';
 import type { RequestIdConfig } from './config.js';
 import type { RouteContracts } from './contracts.js';
-import { HttpError } from './errors.js';
-import type { ResolvedHandler } from './handler.js';
 import type { Logger } from './logger.js';
-import { describe, type Middleware, runChain } from './middleware.js';
+import { type Middleware, runChain } from './middleware.js';
+import { andThen, guarded, type Outcome } from './outcome.js';
 import { clientAddress, type TrustProxy } from './proxy.js';
 import { VERBS } from './registrar.js';
 import { Request } from './request.js';
 import { type RequestIds, requestIds } from './request-id.js';
 import { Response } from './response.js';
+import { afterMiddleware, callHandler, NO_BOUND } from './route-call.js';
 import type { BindingResolver, RouteContext } from './route-context.js';
 import type { RouteTable } from './route-table.js';
 
-/**
- * A response now, or later. The pipeline stays synchronous for as long as every step is — no body to
- * read, no async middleware, resolver or handler — because each `await` on the way costs a microtask
- * turn per request, which at HTTP-benchmark rates is a measurable share of the time.
- */
-export type Outcome = Response | Promise<Response>;
-
-const isPromise = (value: unknown): value is PromiseLike<unknown> =>
-  typeof (value as PromiseLike<unknown> | null)?.then === 'function';
-
-/** Continues with `next` now for a plain value, or after the promise settles. */
-function then<T>(value: T | PromiseLike<T>, next: (value: T) => Outcome): Outcome {
-  return isPromise(value) ? Promise.resolve(value).then(next) : next(value);
-}
-
-/** Runs `step`, turning what it throws (now or later) into `onError`'s response. */
-function guarded(step: () => Outcome, onError: (error: unknown) => Response): Outcome {
-  try {
-    const outcome = step();
-    return outcome instanceof Response ? outcome : outcome.catch(onError);
-  } catch (error) {
-    return onError(error);
-  }
-}
-
 export type { IncomingInput } from '../http/dispatch.js';
+export type { Outcome } from './outcome.js';
 export type { BindingResolver } from './route-context.js';
 
 export interface KernelSettings {
@@ -279,7 +255,7 @@ export class Kernel {
     if (!this.#table.methods.has(method)) return plainError(501, `Method ${method} is not implemented`);
     const fallback = this.#table.fallback;
     if (fallback !== null) {
-      return then(req.loadBody(), () => callHandler(fallback, req, res, NO_BOUND));
+      return andThen(req.loadBody(), () => callHandler(fallback, req, res, NO_BOUND));
     }
     return plainError(404, `No route for ${method} ${path}`);
   }
@@ -310,50 +286,11 @@ export class Kernel {
         route: context.route.pattern,
       }),
     );
-    return then(answered, checkResponse);
+    return andThen(answered, checkResponse);
   }
 }
 
-/** What runs once every middleware has let the request through: the body, its check, then the handler. */
-function afterMiddleware(
-  context: RouteContext,
-  checkRequest: ((req: Request) => Response | null) | null,
-  req: Request,
-  res: Response,
-): Outcome {
-  const loading = req.loadBody();
-  if (loading !== undefined) return loading.then(() => checkThenCall(context, checkRequest, req, res));
-  return checkThenCall(context, checkRequest, req, res);
-}
-
-function checkThenCall(
-  context: RouteContext,
-  checkRequest: ((req: Request) => Response | null) | null,
-  req: Request,
-  res: Response,
-): Outcome {
-  return (checkRequest === null ? null : checkRequest(req)) ?? bindAndCall(context, req, res);
-}
-
-/** Resolves the route's bound parameters (404 when a resolver finds nothing), then calls the handler. */
-function bindAndCall(context: RouteContext, req: Request, res: Response): Outcome {
-  const binders = context.binders ?? NO_BINDERS;
-  if (binders.length === 0) return callHandler(context.handler, req, res, NO_BOUND);
-  return (async () => {
-    const bound: unknown[] = [];
-    for (const [name, resolver] of binders) {
-      const raw = req.param(name);
-      const value = raw === undefined ? undefined : await resolver(raw, req);
-      if (raw !== undefined && (value === null || value === undefined)) throw new HttpError(404, 'Not Found');
-      bound.push(value);
-    }
-    return callHandler(context.handler, req, res, bound);
-  })();
-}
-
 const NO_BODY = new Uint8Array(0);
-const NO_BOUND: readonly unknown[] = [];
-const NO_BINDERS: readonly (readonly [string, BindingResolver])[] = [];
 
 /** The body of a request that has none: the shared empty body (its media type is only ever read together
  * with the request's Content-Type, so the empty body need not carry it). */
@@ -365,24 +302,6 @@ function loadBody(settings: KernelSettings, input: IncomingInput): ParsedBody | 
     parseBody(raw, input.headers.get('content-type'), input.headers.get('content-encoding'));
   if (!input.hasBody) return parse(NO_BODY);
   return input.readBody(settings.bodyLimit).then(parse);
-}
-
-function callHandler(
-  handler: ResolvedHandler,
-  req: Request,
-  res: Response,
-  bound: readonly unknown[],
-): Outcome {
-  const result = bound.length === 0 ? handler.call(req, res) : handler.call(req, res, ...bound);
-  if (isPromise(result)) return Promise.resolve(result).then((value) => handlerResult(handler, res, value));
-  return handlerResult(handler, res, result);
-}
-
-/** What a handler returned: `res` (nothing returned) or a Response; anything else is a mistake. */
-function handlerResult(handler: ResolvedHandler, res: Response, result: unknown): Response {
-  if (result === undefined) return res;
-  if (result instanceof Response) return result;
-  throw new TypeError(`handler ${handler.location ?? ''} returned ${describe(result)} instead of a Response`);
 }
 
 /** The methods a path answers to, in `VERBS` order (HEAD with GET, OPTIONS always), then others. */
