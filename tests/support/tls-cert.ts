@@ -1,10 +1,11 @@
 /**
- * A self-signed certificate for `localhost` and 127.0.0.1, made with the machine's `openssl` once per
- * test process: the TLS and HTTP/2 suites serve with it, and their clients trust it as their CA.
+ * The TLS and HTTP/2 suites' certificate: self-signed for `localhost` and 127.0.0.1, valid for a century,
+ * committed beside this file (made once with `openssl req -x509 -newkey ec -pkeyopt
+ * ec_paramgen_curve:prime256v1 -nodes -days 36500 -subj /CN=localhost -addext
+ * subjectAltName=DNS:localhost,IP:127.0.0.1`), so the suites need no tool at test time. The servers serve
+ * with it and the clients trust it as their CA. A test key: it protects nothing.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface TestCertificate {
@@ -12,41 +13,12 @@ export interface TestCertificate {
   cert: string;
 }
 
-let made: TestCertificate | undefined;
+let loaded: TestCertificate | undefined;
 
 export function testCertificate(): TestCertificate {
-  if (made !== undefined) return made;
-  const dir = mkdtempSync(join(tmpdir(), 'arbor-tls-'));
-  try {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-days',
-        '2',
-        '-subj',
-        '/CN=localhost',
-        '-addext',
-        'subjectAltName=DNS:localhost,IP:127.0.0.1',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ],
-      { stdio: 'pipe' },
-    );
-    made = {
-      key: readFileSync(join(dir, 'key.pem'), 'utf8'),
-      cert: readFileSync(join(dir, 'cert.pem'), 'utf8'),
-    };
-    return made;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  loaded ??= {
+    key: readFileSync(join(import.meta.dirname, 'tls', 'localhost-key.pem'), 'utf8'),
+    cert: readFileSync(join(import.meta.dirname, 'tls', 'localhost-cert.pem'), 'utf8'),
+  };
+  return loaded;
 }
