@@ -1,4 +1,4 @@
-// Chooses and installs the Rust → WebAssembly toolchain (README, "How the WebAssembly toolchain is chosen", says the same for users).
+// Chooses and installs the Rust → WebAssembly toolchain (README, "Working on Arbor", says the same for users).
 //
 // 1. Standard path: rustup's `wasm32-unknown-unknown` target (`rustup target add` when missing).
 // 2. Debian path, when rustup cannot add the target: Debian's rustc-web + rust-web-src, building std for

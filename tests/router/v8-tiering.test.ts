@@ -1,5 +1,5 @@
 /**
- * README, "V8 tiering": loading the wasm engine sets V8's wasm tiering flags process-wide, and
+ * docs/ARCHITECTURE.md, "V8 tiering flags": loading the wasm engine sets V8's wasm tiering flags process-wide, and
  * `ARBOR_V8_TIERING=off` opts out. Each case is a fresh Node process (the flags are per process) that
  * imports the engine, routes, and reports which flags it was asked to set: `v8.setFlagsFromString` is
  * wrapped by a preloaded script before the engine loads (V8 has no way to read a flag back).
