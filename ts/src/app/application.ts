@@ -14,7 +14,7 @@
 import { RouteCacheBoot } from '../cache/boot.js';
 import { tableOptions } from '../cache/fingerprint.js';
 import { RouteError } from '../errors.js';
-import type { AppServer } from '../http/arbor-server.js';
+import { type AppServer, serverLimits } from '../http/arbor-server.js';
 import { type FetchInfo, handleFetch } from '../http/fetch-adapter.js';
 import { createDetachedListener, type DetachedListener } from '../http/node-detached.js';
 import { createNodeListener, type NodeRequestListener } from '../http/node-listener.js';
@@ -246,7 +246,8 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
         (input) => kernel.dispatch(input),
         transportLogger(this.#logger),
         {
-          lingerMs: this.config.keepAliveTimeout ?? 5_000,
+          // As long as an idle connection stays open: the server's keep-alive timeout.
+          lingerMs: serverLimits(this.config).keepAliveTimeout,
         },
       );
     }

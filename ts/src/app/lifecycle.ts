@@ -4,7 +4,7 @@
  * (port, banner, SIGTERM/SIGINT) and closed gracefully by `close()`, which then runs the `onClose` hooks.
  */
 import type { RequestListener } from 'node:http';
-import type { AppServer, ServerOptions, WireArborServer } from '../http/arbor-server.js';
+import type { AppServer, ServerOptions } from '../http/arbor-server.js';
 import type { Dispatch } from '../http/dispatch.js';
 import type { DetachedListener } from '../http/node-detached.js';
 import { createHttp2Server } from '../http/node-http2-server.js';
@@ -57,8 +57,7 @@ export class ServerLifecycle {
       ...(keepAliveTimeout === undefined ? {} : { keepAliveTimeout }),
     };
     if (this.#config.server === 'arbor') {
-      const server = createWireServer(serving.dispatch, transportLogger(this.#logger), options);
-      return Object.assign(server, { kind: 'arbor' as const }) as WireArborServer;
+      return createWireServer(serving.dispatch, transportLogger(this.#logger), options);
     }
     const secure = tls === undefined ? options : { ...options, tls };
     return this.#config.http2 === true

@@ -6,7 +6,7 @@
  */
 import type { Socket } from 'node:net';
 import { net } from '../../builtins.js';
-import { type ArborServer, closeGracefully, type ServerOptions, serverLimits } from '../arbor-server.js';
+import { closeGracefully, type ServerOptions, serverLimits, type WireArborServer } from '../arbor-server.js';
 import type { Dispatch, TransportLogger } from '../dispatch.js';
 import { WireConnection } from './connection.js';
 import type { WireSettings } from './settings.js';
@@ -16,7 +16,7 @@ export function createWireServer(
   dispatch: Dispatch,
   logger: TransportLogger,
   options: ServerOptions = {},
-): ArborServer {
+): WireArborServer {
   const settings: WireSettings = {
     ...serverLimits(options),
     dispatch,
@@ -25,14 +25,17 @@ export function createWireServer(
     closing: false,
   };
   const connections = new Set<WireConnection>();
-  const server = net.createServer(
-    // Half-open: a client may send its request and end its side; the answer still goes out (as node:http).
-    { allowHalfOpen: true, noDelay: true },
-    (socket: Socket) => {
-      // Released when its socket closes, or when it is handed over to another protocol.
-      connections.add(new WireConnection(socket, settings, (gone) => connections.delete(gone)));
-    },
-  ) as ArborServer;
+  const server = Object.assign(
+    net.createServer(
+      // Half-open: a client may send its request and end its side; the answer still goes out (as node:http).
+      { allowHalfOpen: true, noDelay: true },
+      (socket: Socket) => {
+        // Released when its socket closes, or when it is handed over to another protocol.
+        connections.add(new WireConnection(socket, settings, (gone) => connections.delete(gone)));
+      },
+    ),
+    { kind: 'arbor' as const },
+  ) as WireArborServer;
 
   // Deadlines are checked by one sweep over the connections, not a timer per request.
   const period = Math.max(50, Math.min(1_000, Math.floor(settings.headersTimeout / 4)));
