@@ -370,7 +370,7 @@ export function renderReport(dir: string): string[] {
     '(`requestPath` in `benches/router/routes.ts`): fresh strings that V8 has not internalized. A path string taken from the',
     "source or used as an object key is internalized, and V8 then answers `path.split('/')` from its split cache (~35 ns",
     'against ~150 ns for a fresh string): that made routers that split the path (rou3’s compiled mode among them) look 2–3×',
-    'faster on the 12-route set than they are on a real request. docs/PERFORMANCE.md has the measurements.',
+    'faster on the 12-route set than they are on a real request. docs/PERFORMANCE.md explains the design around it.',
     '',
     ...renderSummary(runs),
     ...runs.flatMap(renderRun),
