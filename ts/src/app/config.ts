@@ -63,9 +63,9 @@ export interface ApplicationConfig {
   /** Milliseconds an idle keep-alive connection stays open (default 5,000, as node:http). */
   keepAliveTimeout?: number;
   /**
-   * The server behind `run()` and `createServer()`: `'arbor'` (default), Arbor's own HTTP/1.1 server on
-   * `node:net`, or `'node'`, node:http's (for what Arbor's does not do: TLS through `https`, upgrades,
-   * node:http's events). `app.listener` mounts in any node:http server either way.
+   * The server behind `run()` and `createServer()`: `'node'` (default), node:http's (node:https with
+   * `tls`, node:http2 with `http2`), or `'arbor'`, Arbor's own HTTP/1.1 server on `node:net`: faster,
+   * cleartext HTTP/1.1 only, for behind a proxy. `app.listener` mounts in any node:http server either way.
    */
   server?: 'arbor' | 'node';
   /**
