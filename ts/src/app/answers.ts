@@ -5,7 +5,7 @@
 import type { IncomingInput } from '../http/dispatch.js';
 import { errorBody, HttpError } from './errors.js';
 import type { Logger } from './logger.js';
-import { Response } from './response.js';
+import { Response, StreamBody } from './response.js';
 
 /** The response to a request that could not reach the kernel (the router failed to build): a 500. */
 export function crashed(logger: Logger, error: unknown, input: IncomingInput): Response {
@@ -60,7 +60,10 @@ export function plainError(status: number, message?: string): Response {
   return new Response().status(status).json(errorBody(status, message));
 }
 
-/** Content-Length from the real body; no body on HEAD, 204, 304 and 1xx. */
+/**
+ * Content-Length from the real body; no body on HEAD, 204, 304 and 1xx. A streamed body's length is
+ * unknown unless the handler set Content-Length (then it is kept: the transport frames the body by it).
+ */
 export function finalize(res: Response, method: string): Response {
   const status = res.getStatus();
   if (status === 204 || status === 304 || status < 200) {
@@ -69,7 +72,10 @@ export function finalize(res: Response, method: string): Response {
     return res;
   }
   const body = res.getBody();
-  if (body !== null) {
+  if (body instanceof StreamBody) {
+    // Chunked framing says the length; a Transfer-Encoding the handler set is the transport's to write.
+    res.removeHeader('Transfer-Encoding');
+  } else if (body !== null) {
     const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
     res.setKnownHeader('content-length', 'Content-Length', String(length));
   } else if (method !== 'HEAD' || !res.hasHeader('Content-Length')) {

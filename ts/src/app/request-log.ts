@@ -4,7 +4,7 @@
  */
 import { consoleLogger, type Logger } from './logger.js';
 import type { Middleware } from './middleware.js';
-import type { Response } from './response.js';
+import { type Response, StreamBody } from './response.js';
 
 /**
  * The fields of a request-log record. `route` is the matched route's pattern (`null` for a 404, an
@@ -21,8 +21,9 @@ export type RequestLogRecord = {
   /** From the middleware's start to the response being known, in milliseconds. */
   durationMs: number;
   reqId?: string;
-  /** The response body's length in bytes as sent (0 for HEAD, 204 and 304). */
-  bytes: number;
+  /** The response body's length in bytes as sent (0 for HEAD, 204 and 304); absent for a stream of
+   * unknown length. */
+  bytes?: number;
 };
 
 export interface RequestLoggerOptions {
@@ -59,17 +60,24 @@ export function requestLogger(options: RequestLoggerOptions = {}): Middleware {
       status,
       durationMs,
       ...(req.id === '' ? {} : { reqId: req.id }),
-      bytes: bodyBytes(res, method, status),
+      ...bodyBytes(res, method, status),
     };
     logger.info(fields, `${method} ${path} ${status} ${durationMs.toFixed(1)}ms`);
     return res;
   };
 }
 
-/** What the kernel will send of the body (it drops the body of HEAD, 204, 304 and 1xx answers). */
-function bodyBytes(res: Response, method: string, status: number): number {
-  if (method === 'HEAD' || status === 204 || status === 304 || status < 200) return 0;
+/**
+ * What the kernel will send of the body (it drops the body of HEAD, 204, 304 and 1xx answers). A stream
+ * of unknown length is not counted: the record is written when its head is ready, before it flows.
+ */
+function bodyBytes(res: Response, method: string, status: number): { bytes?: number } {
+  if (method === 'HEAD' || status === 204 || status === 304 || status < 200) return { bytes: 0 };
   const body = res.getBody();
-  if (body === null) return 0;
-  return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+  if (body === null) return { bytes: 0 };
+  if (body instanceof StreamBody) {
+    const length = res.getHeader('Content-Length');
+    return length === undefined ? {} : { bytes: Number(length) };
+  }
+  return { bytes: typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength };
 }

@@ -6,10 +6,13 @@
 
 import { encodeUrl } from 'encodeurl';
 import { http } from '../builtins.js';
+import { isStreamSource, StreamBody, type StreamSource } from '../http/stream-body.js';
 import { HeaderError } from './errors.js';
 
+export { StreamBody, type StreamSource } from '../http/stream-body.js';
 export type HeaderValue = string | number | readonly string[];
-export type ResponseBody = string | Uint8Array | null;
+/** A body held whole (a string, bytes), one produced over time ({@link StreamBody}), or none. */
+export type ResponseBody = string | Uint8Array | StreamBody | null;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -114,19 +117,33 @@ export class Response {
 
   /** Sends `data` as JSON (`application/json; charset=utf-8`). `undefined` is sent as `null`. */
   json(data: unknown): this {
-    this.#body = JSON.stringify(data) ?? 'null';
+    this.#setBody(JSON.stringify(data) ?? 'null');
     return this.setKnownHeader('content-type', 'Content-Type', JSON_TYPE);
   }
 
   /**
    * Sends a body, or an empty one without an argument. Text defaults to `text/plain; charset=utf-8`, bytes
-   * to `application/octet-stream`, unless a `Content-Type` was set before. Anything else (an object, a
-   * number, a stream) is a `TypeError` here, at the call, rather than a malformed response later.
+   * and streams to `application/octet-stream`, unless a `Content-Type` was set before.
+   *
+   * A stream (a Node `Readable`, a web `ReadableStream`, or an `AsyncIterable` of strings and bytes) is
+   * sent as it is produced: chunked on HTTP/1.1, unless a `Content-Length` was set before, which is then
+   * the promise of its length. The client going away destroys it; an error in the middle cuts the
+   * response short (the client sees a truncated message, never a second answer).
+   *
+   * Anything else (an object, a number) is a `TypeError` here, at the call, rather than a malformed
+   * response later.
+   *
+   * @example
+   * app.get('/export.csv', (req, res) => res.header('Content-Type', 'text/csv').send(rowsAsCsv()));
    */
-  send(body?: string | Uint8Array): this {
-    if (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array))
+  send(body?: string | Uint8Array | StreamSource): this {
+    if (body === undefined || typeof body === 'string' || body instanceof Uint8Array) {
+      this.#setBody(body ?? null);
+    } else if (isStreamSource(body)) {
+      this.#setBody(new StreamBody(body));
+    } else {
       throw new TypeError(unsendable(body));
-    this.#body = body ?? null;
+    }
     if (body !== undefined && !this.hasHeader('Content-Type')) {
       this.header(
         'Content-Type',
@@ -138,7 +155,7 @@ export class Response {
 
   /** Sends an HTML string (`text/html; charset=utf-8`). */
   html(markup: string): this {
-    this.#body = markup;
+    this.#setBody(markup);
     return this.header('Content-Type', 'text/html; charset=utf-8');
   }
 
@@ -152,14 +169,21 @@ export class Response {
     return this.status(status).header('Location', encodeUrl(location));
   }
 
-  /** The body as set: a string, bytes, or `null` for none. */
+  /** The body as set: a string, bytes, a {@link StreamBody}, or `null` for none. */
   getBody(): ResponseBody {
     return this.#body;
   }
 
-  /** @internal Used by the kernel: HEAD and 204/304 answers carry no body. */
+  /** @internal Used by the kernel: HEAD and 204/304 answers carry no body (a stream is released). */
   dropBody(): void {
-    this.#body = null;
+    this.#setBody(null);
+  }
+
+  /** A stream replaced by another body is released: nothing else will ever read it. */
+  #setBody(body: ResponseBody): void {
+    const previous = this.#body;
+    if (previous instanceof StreamBody && previous !== body) previous.discard();
+    this.#body = body;
   }
 
   clone(): Response {
@@ -196,11 +220,5 @@ function normaliseValues(name: string, value: HeaderValue): string[] {
 function unsendable(body: unknown): string {
   const what =
     body === null ? 'null' : typeof body === 'object' ? (body.constructor?.name ?? 'an object') : typeof body;
-  const stream =
-    typeof body === 'object' &&
-    body !== null &&
-    ('pipe' in body || 'getReader' in body || Symbol.asyncIterator in body);
-  return stream
-    ? `res.send() takes a string or bytes, not a stream (${what}): read it into a Buffer first`
-    : `res.send() takes a string or bytes, not ${what}: use res.json(value) for data, or String(value) for text`;
+  return `res.send() takes a string, bytes or a stream, not ${what}: use res.json(value) for data, or String(value) for text`;
 }

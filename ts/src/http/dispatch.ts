@@ -6,6 +6,7 @@
  */
 import type { Duplex } from 'node:stream';
 import { http } from '../builtins.js';
+import type { StreamBody } from './stream-body.js';
 
 /**
  * Request headers as a transport provides them: one by lower-case name, or all at once. The node adapter
@@ -43,6 +44,11 @@ export interface IncomingInput {
    * the connection (the bytes after such a request are never read as HTTP: they may be the new protocol).
    */
   upgrade?: UpgradeChannel | undefined;
+  /**
+   * Calls `listener` once if the client goes away before its answer is written in full (a streamed answer
+   * included). Transports that cannot tell leave it out.
+   */
+  onAbort?(listener: () => void): void;
 }
 
 /** A connection that may leave HTTP for the protocol its request asked for. */
@@ -66,7 +72,8 @@ export interface OutgoingResponse {
   /** The headers as a flat `[name, value, …]` list (a repeated header repeats its name), when the
    * response can give them so without building the record of {@link getHeaders}. */
   headerList?(): string[];
-  getBody(): string | Uint8Array | null;
+  /** A string or bytes, written whole; a {@link StreamBody}, written as it is produced; or none. */
+  getBody(): string | Uint8Array | StreamBody | null;
 }
 
 /**

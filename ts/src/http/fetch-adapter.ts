@@ -5,6 +5,7 @@
 import { clientAborted, readLimited } from './body-stream.js';
 import { type Dispatch, headersFromMap, type IncomingInput } from './dispatch.js';
 import { HttpError } from './errors.js';
+import { StreamBody } from './stream-body.js';
 
 export interface FetchInfo {
   /**
@@ -34,6 +35,7 @@ export async function handleFetch(
     ip: info.remoteAddress ?? '',
     hasBody: request.body !== null,
     readBody: (limit) => readBody(request, limit),
+    onAbort: (listener) => request.signal.addEventListener('abort', listener, { once: true }),
   };
   const response = await dispatch(input);
   const out = new Headers();
@@ -44,7 +46,8 @@ export async function handleFetch(
   const body = response.getBody();
   const status = response.getStatus();
   // `Response` refuses informational statuses; they have no meaning for a fetch caller anyway.
-  return new globalThis.Response(body === null ? null : (body as BodyInit), {
+  const init: BodyInit | null = body instanceof StreamBody ? webStream(body) : (body as BodyInit | null);
+  return new globalThis.Response(init, {
     status: status < 200 ? 500 : status,
     headers: out,
   });
@@ -59,4 +62,28 @@ async function readBody(request: globalThis.Request, limit: number): Promise<Uin
     if (!(error instanceof HttpError) && request.signal.aborted) throw clientAborted();
     throw error;
   }
+}
+
+/**
+ * A streamed body as a web `ReadableStream` of bytes: one chunk read per pull (backpressure), strings
+ * encoded as UTF-8, and the source destroyed when the caller cancels (a server's client went away).
+ */
+function webStream(body: StreamBody): ReadableStream<Uint8Array> {
+  const chunks = body.readable[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const step = await chunks.next();
+        if (step.done === true) controller.close();
+        else {
+          const chunk = step.value as string | Uint8Array;
+          controller.enqueue(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+        }
+      },
+      cancel() {
+        body.discard();
+      },
+    },
+    { highWaterMark: 0 },
+  );
 }

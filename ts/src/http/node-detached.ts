@@ -15,7 +15,9 @@ import type { Dispatch, OutgoingResponse, TransportLogger } from './dispatch.js'
 import { errorBody, HttpError } from './errors.js';
 import { inspect, NodeInput } from './node-input.js';
 import { afterOwed } from './node-socket.js';
+import { StreamBody } from './stream-body.js';
 import { HandOverChannel } from './upgrade-channel.js';
+import { pumpStream } from './wire/stream-pump.js';
 import { errorAnswer, HttpDate, writeResponse } from './wire/writer.js';
 
 /** node:http's `'connect'` and `'upgrade'` listener signature. */
@@ -45,13 +47,20 @@ export function createDetachedListener(
         socket.destroy();
         return;
       }
-      writeResponse(socket as Socket, response, {
+      const written = writeResponse(socket as Socket, response, {
         keepAlive: false,
         head: req.method === 'HEAD',
         idleSeconds: 0,
         date: date.at(Date.now()),
+        // The connection closes after this answer: a streamed body is delimited by that close.
+        http11: false,
       });
-      close();
+      const body = response.getBody();
+      if (written.framing === null || !(body instanceof StreamBody)) close();
+      else
+        pumpStream(socket as Socket, body, written, (error) =>
+          logger.error(`a streamed response failed midway: ${error.message}`, error),
+        ).then(close);
     };
     const fail = (error: unknown) => {
       logger.error(

@@ -3,7 +3,7 @@
  * and the checks RFC 9112 asks for that node's parser leaves to the application. Shared by the request
  * listener and the upgrade listener.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import { clientAborted, readLimited } from './body-stream.js';
 import type { HeaderSource, IncomingInput, UpgradeChannel } from './dispatch.js';
@@ -26,13 +26,26 @@ export class NodeInput implements IncomingInput, HeaderSource {
   readonly #req: IncomingMessage;
   #all: Map<string, string> | undefined;
 
-  constructor(req: IncomingMessage, hasBody: boolean, upgrade?: UpgradeChannel) {
+  /** The response being written, when there is one (an upgrade request has only its socket). */
+  readonly #res: ServerResponse | undefined;
+
+  constructor(req: IncomingMessage, hasBody: boolean, upgrade?: UpgradeChannel, res?: ServerResponse) {
     this.#req = req;
+    this.#res = res;
     this.upgrade = upgrade;
     this.method = req.method ?? 'GET';
     this.target = req.url ?? '/';
     this.ip = req.socket.remoteAddress ?? '';
     this.hasBody = hasBody;
+  }
+
+  onAbort(listener: () => void): void {
+    const res = this.#res;
+    // A request node handed over with its socket (an upgrade, CONNECT) is answered in one write.
+    if (res === undefined) return;
+    res.once('close', () => {
+      if (!res.writableFinished) listener();
+    });
   }
 
   get headers(): HeaderSource {

@@ -4,6 +4,7 @@
  */
 import type { RequestListener, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import { pipeline } from 'node:stream';
 import {
   type Dispatch,
   headerPairs,
@@ -12,6 +13,7 @@ import {
 } from './dispatch.js';
 import { errorBody, HttpError } from './errors.js';
 import { BODY, inspect, NodeInput } from './node-input.js';
+import { StreamBody } from './stream-body.js';
 
 export type { Dispatch } from './dispatch.js';
 
@@ -63,7 +65,7 @@ export function createNodeListener(dispatch: Dispatch, logger: Logger): NodeRequ
       refuse(res, inspected);
       return;
     }
-    const input = new NodeInput(req, inspected === BODY);
+    const input = new NodeInput(req, inspected === BODY, undefined, res);
     let outcome: OutgoingResponse | Promise<OutgoingResponse>;
     try {
       outcome = dispatch(input);
@@ -84,8 +86,12 @@ export function createNodeListener(dispatch: Dispatch, logger: Logger): NodeRequ
 }
 
 function write(res: ServerResponse, response: OutgoingResponse, closeAfter: boolean, logger: Logger): void {
+  const body = response.getBody();
   // Nobody is left to read it (the client aborted, or a protocol error already closed the connection).
-  if (res.destroyed || res.socket?.destroyed === true || res.writableEnded) return;
+  if (res.destroyed || res.socket?.destroyed === true || res.writableEnded) {
+    if (body instanceof StreamBody) body.discard();
+    return;
+  }
   try {
     // One writeHead with a flat [name, value, …] list: node then skips its per-header map
     // (setHeader), a measurable share of a small response. A repeated header repeats its name.
@@ -93,11 +99,30 @@ function write(res: ServerResponse, response: OutgoingResponse, closeAfter: bool
     if (res.req.httpVersionMajor === 2) flat = http2Fields(flat);
     else if (closeAfter) flat.push('Connection', 'close');
     res.writeHead(response.getStatus(), flat);
-    const body = response.getBody();
-    res.end(body ?? undefined);
+    if (body instanceof StreamBody) stream(res, body, logger);
+    else res.end(body ?? undefined);
   } catch (error) {
+    if (body instanceof StreamBody) body.discard();
     fail(res, error, logger);
   }
+}
+
+/**
+ * Pipes a streamed body into the response: node frames it (chunked unless a Content-Length was set) and
+ * reads the source only as fast as the client takes it. The client leaving destroys the source; the
+ * source failing destroys the response, so the client sees a truncated message, and is logged once.
+ */
+function stream(res: ServerResponse, body: StreamBody, logger: Logger): void {
+  pipeline(body.readable, res, (error) => {
+    if (error === undefined || error === null || clientLeft(error)) return;
+    logger.error(`a streamed response failed midway: ${error.message}`, error);
+  });
+}
+
+/** The error a stream's pipe reports when the client went away (nothing failed on this side). */
+export function clientLeft(error: NodeJS.ErrnoException): boolean {
+  const code = error.code;
+  return code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET' || code === 'EPIPE';
 }
 
 /** Last resort (the kernel never throws, so this means a bug): a bare 500, and never a crashed process. */

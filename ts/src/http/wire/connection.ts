@@ -15,15 +15,17 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { OutgoingResponse } from '../dispatch.js';
 import { errorBody, HttpError } from '../errors.js';
+import { StreamBody } from '../stream-body.js';
 import { parseHead, type RequestHead } from './head.js';
 import { HeadScanner } from './head-scan.js';
 import { type BodyRequester, requestFor, type WireInput } from './input.js';
 import { OutputWatch } from './output-watch.js';
 import { Phase } from './phase.js';
 import { HIGH_WATER, OWED_LIMIT, type WireSettings } from './settings.js';
+import { PumpEnd, pumpStream } from './stream-pump.js';
 import { Overdue, overdue } from './sweep.js';
 import { handOver } from './upgrade.js';
-import { writeError, writeResponse } from './writer.js';
+import { type WrittenHead, writeError, writeResponse } from './writer.js';
 
 export class WireConnection implements BodyRequester {
   readonly socket: Socket;
@@ -44,6 +46,8 @@ export class WireConnection implements BodyRequester {
   #paused = false;
   /** Whether the answers owed are moving. */
   readonly #output: OutputWatch;
+  /** The request whose streamed answer is being written (phase Streaming): told if the client leaves. */
+  #streaming: WireInput | null = null;
 
   readonly #onData = (chunk: Buffer) => this.#received(chunk);
   readonly #onEnd = () => this.#peerEnd();
@@ -71,7 +75,7 @@ export class WireConnection implements BodyRequester {
   /** The server is closing: end the connection now if it owes nothing, else after its last answer. */
   closeWhenIdle(): void {
     const phase = this.#phase;
-    if (phase === Phase.Serving || phase >= Phase.Closing) return;
+    if (phase === Phase.Serving || phase === Phase.Streaming || phase >= Phase.Closing) return;
     if (!this.#scanner.hasHead(this.#settings.maxHeaderSize)) this.#end();
   }
 
@@ -138,6 +142,11 @@ export class WireConnection implements BodyRequester {
       case Phase.Blocked:
         // A packet read before the pause took hold: kept for when the answers drain.
         this.#scanner.push(chunk);
+        return;
+      case Phase.Streaming:
+        // The next request, pipelined: read once the stream is out.
+        this.#scanner.push(chunk);
+        this.#flow();
         return;
       case Phase.Fresh:
       case Phase.Idle:
@@ -218,21 +227,47 @@ export class WireConnection implements BodyRequester {
       input.reusable &&
       // Closing (the server, or the peer's side): answer what was received, then close.
       !((this.#settings.closing || this.#peerEnded) && !this.#scanner.hasHead(this.#settings.maxHeaderSize));
-    let close: boolean;
+    let written: WrittenHead;
     try {
-      close = writeResponse(this.socket, response, {
+      written = writeResponse(this.socket, response, {
         keepAlive,
         head: input.method === 'HEAD',
         idleSeconds: Math.floor(this.#settings.keepAliveTimeout / 1000),
         date: this.#settings.date.at(now),
+        http11: input.head.minor === 1,
       });
     } catch (error) {
+      const body = response.getBody();
+      if (body instanceof StreamBody) body.discard();
       this.#crashed(error);
       return;
     }
     this.#input = null;
-    if (close) this.#end();
+    const body = response.getBody();
+    if (written.framing !== null && body instanceof StreamBody) {
+      this.#stream(input, body, written);
+      return;
+    }
+    if (written.close) this.#end();
     else this.#enter(Phase.Idle, now);
+  }
+
+  /** Writes a streamed body, then goes on with the connection (or ends it) as its head said. */
+  #stream(input: WireInput, body: StreamBody, written: WrittenHead): void {
+    this.#enter(Phase.Streaming, 0);
+    this.#streaming = input;
+    const logger = this.#settings.logger;
+    pumpStream(this.socket, body, written, (error) =>
+      logger.error(`a streamed response failed midway: ${error.message}`, error),
+    ).then((end) => {
+      this.#streaming = null;
+      if (this.#phase !== Phase.Streaming) return;
+      if (end !== PumpEnd.Complete || written.close || this.#settings.closing) this.#end();
+      else {
+        this.#enter(Phase.Idle, Date.now());
+        this.#drive();
+      }
+    });
   }
 
   /** A protocol error: its JSON answer, then the connection closes (what follows cannot be trusted). */
@@ -291,6 +326,9 @@ export class WireConnection implements BodyRequester {
     if (this.#phase === Phase.Detached) return;
     // A handler still waiting for the body learns the client left (499, not a server error).
     this.#input?.body?.abort();
+    // So does one still producing an answer (its `req.signal`).
+    this.#input?.clientLeft();
+    this.#streaming?.clientLeft();
     if (this.#phase !== Phase.Closed) {
       this.#enter(Phase.Closed, Date.now());
       this.#scanner.take();
@@ -321,7 +359,7 @@ export class WireConnection implements BodyRequester {
   #flow(): void {
     let pause = false;
     if (this.#phase === Phase.Blocked) pause = true;
-    else if (this.#phase === Phase.Serving) {
+    else if (this.#phase === Phase.Serving || this.#phase === Phase.Streaming) {
       const input = this.#input;
       const unread = input !== null && !input.reading ? (input.body?.buffered ?? 0) : 0;
       pause = this.#scanner.size + unread > HIGH_WATER;

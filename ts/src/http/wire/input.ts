@@ -49,6 +49,8 @@ export class WireInput implements IncomingInput, HeaderSource {
   reading = false;
   readonly #connection: BodyRequester;
   #all: Map<string, string> | undefined;
+  /** Who wants to know if the client leaves before the answer is out (`req.signal`). */
+  #abortListeners: (() => void)[] | null = null;
 
   constructor(
     head: RequestHead,
@@ -65,6 +67,17 @@ export class WireInput implements IncomingInput, HeaderSource {
     this.ip = ip;
     this.hasBody = body !== null;
     this.#connection = connection;
+  }
+
+  onAbort(listener: () => void): void {
+    (this.#abortListeners ??= []).push(listener);
+  }
+
+  /** The connection closed before this request's answer was out in full. */
+  clientLeft(): void {
+    const listeners = this.#abortListeners;
+    this.#abortListeners = null;
+    if (listeners !== null) for (const listener of listeners) listener();
   }
 
   /** As far as this request goes, the connection may serve another after it. */

@@ -12,13 +12,16 @@ export const Phase = {
   Head: 2,
   /** A request dispatched, its answer not written: a body still arriving has `requestTimeout`, then 408. */
   Serving: 3,
+  /** A streamed answer being written: no clock (a client that stops reading it is the output watch's),
+   * and what the client pipelines meanwhile waits, as it does while a request is served. */
+  Streaming: 4,
   /** Answers owed past the limit: the socket is paused and nothing is parsed until they drain. */
-  Blocked: 4,
+  Blocked: 5,
   /** Our side ended: the peer's FIN is awaited (what it sends is dropped) for `keepAliveTimeout`. */
-  Closing: 5,
+  Closing: 6,
   /** The socket is gone. */
-  Closed: 6,
+  Closed: 7,
   /** Handed over to another protocol (an upgrade): no longer this server's. */
-  Detached: 7,
+  Detached: 8,
 } as const;
 export type Phase = (typeof Phase)[keyof typeof Phase];

@@ -6,6 +6,7 @@
 import type { Socket } from 'node:net';
 import { http } from '../../builtins.js';
 import { headerPairs, type OutgoingResponse } from '../dispatch.js';
+import { StreamBody } from '../stream-body.js';
 
 /** What the connection decided about itself for this response. */
 export interface WireOptions {
@@ -17,7 +18,30 @@ export interface WireOptions {
   idleSeconds: number;
   /** The `Date` field's value. */
   date: string;
+  /** The request was HTTP/1.1: a streamed body of unknown length may be chunked. */
+  http11: boolean;
 }
+
+/** What {@link writeResponse} wrote, and what is left for a streamed body. */
+export interface WrittenHead {
+  /** The connection closes after this response. */
+  close: boolean;
+  /** How the streamed body that follows is framed; `null` when the body was written whole. */
+  framing: StreamFraming | null;
+  /** The Content-Length the application set (the streamed body must match it), else -1. */
+  length: number;
+}
+
+/** How a streamed body's end is told to the client. */
+export const StreamFraming = {
+  /** `Transfer-Encoding: chunked`. */
+  Chunked: 0,
+  /** The Content-Length the application set. */
+  Length: 1,
+  /** The connection closes after it (HTTP/1.0). */
+  Close: 2,
+} as const;
+export type StreamFraming = (typeof StreamFraming)[keyof typeof StreamFraming];
 
 const statusLines = new Map<number, string>();
 
@@ -33,16 +57,17 @@ function statusLine(status: number): string {
 /**
  * Writes `response` and says whether the connection must close after it (it set `Connection: close`, or
  * the connection said so). A `Connection` or `Transfer-Encoding` field set by the application is not
- * written as is: the connection decides its own fate (an `upgrade` option is kept), and a body here always
- * has a Content-Length.
+ * written as is: the connection decides its own fate (an `upgrade` option is kept) and the body's framing.
+ * A streamed body ({@link StreamBody}) gets its head only: the caller pumps it (see stream-pump.ts).
  */
-export function writeResponse(socket: Socket, response: OutgoingResponse, options: WireOptions): boolean {
+export function writeResponse(socket: Socket, response: OutgoingResponse, options: WireOptions): WrittenHead {
   const status = response.getStatus();
   if (!Number.isInteger(status) || status < 100 || status > 999)
     throw new TypeError(`Cannot write a response with status ${String(status)}`);
   const fields = headerPairs(response);
   let head = statusLine(status);
   let hasLength = false;
+  let declared = -1;
   let hasDate = false;
   let keepAlive = options.keepAlive;
   /** The application's Connection field names `upgrade` (a 426 or 101 with an `Upgrade` field: RFC 9110
@@ -54,8 +79,10 @@ export function writeResponse(socket: Socket, response: OutgoingResponse, option
     // Only names of these lengths can be the fields that need a look: no lower-casing for the others.
     const size = name.length;
     if (size === 4 && name.toLowerCase() === 'date') hasDate = true;
-    else if (size === 14 && name.toLowerCase() === 'content-length') hasLength = true;
-    else if (size === 10 && name.toLowerCase() === 'connection') {
+    else if (size === 14 && name.toLowerCase() === 'content-length') {
+      hasLength = true;
+      declared = Number(value);
+    } else if (size === 10 && name.toLowerCase() === 'connection') {
       if (/(?:^|,)\s*close\s*(?:,|$)/i.test(value)) keepAlive = false;
       if (/(?:^|,)\s*upgrade\s*(?:,|$)/i.test(value)) upgrade = 'Upgrade, ';
       continue;
@@ -64,10 +91,20 @@ export function writeResponse(socket: Socket, response: OutgoingResponse, option
   }
   // Everything is checked before the first byte is written: a throw here leaves the connection clean
   // for the 500 that answers it, never a response cut in half followed by another.
-  let body = options.head || !mayHaveBody(status) ? null : writableBody(response.getBody());
-  if (!hasLength && mayHaveBody(status)) {
-    const length = body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
-    head += `Content-Length: ${length}\r\n`;
+  const raw = options.head || !mayHaveBody(status) ? null : response.getBody();
+  let framing: StreamFraming | null = null;
+  let body: string | Uint8Array | null = null;
+  if (raw instanceof StreamBody) {
+    framing = hasLength ? StreamFraming.Length : options.http11 ? StreamFraming.Chunked : StreamFraming.Close;
+    if (framing === StreamFraming.Chunked) head += 'Transfer-Encoding: chunked\r\n';
+    // HTTP/1.0 has no chunked coding: the body ends where the connection does.
+    else if (framing === StreamFraming.Close) keepAlive = false;
+  } else {
+    body = writableBody(raw);
+    if (!hasLength && mayHaveBody(status)) {
+      const length = body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+      head += `Content-Length: ${length}\r\n`;
+    }
   }
   if (!hasDate) head += `Date: ${options.date}\r\n`;
   head += keepAlive
@@ -83,10 +120,10 @@ export function writeResponse(socket: Socket, response: OutgoingResponse, option
     socket.write(body);
     socket.uncork();
   }
-  return !keepAlive;
+  return { close: !keepAlive, framing, length: declared };
 }
 
-/** A body this writer can frame: a string or bytes (a stream would need chunked framing: not here). */
+/** A body written whole: a string or bytes. */
 function writableBody(body: unknown): string | Uint8Array | null {
   if (body === null || body === undefined) return null;
   if (typeof body === 'string' || body instanceof Uint8Array) return body;
@@ -115,7 +152,13 @@ export class HttpDate {
 
 /** The connection's own refusal (or its 500): a fixed JSON answer, and `Connection: close`. */
 export function writeError(socket: Socket, status: number, json: string, date: string): void {
-  writeResponse(socket, errorAnswer(status, json), { keepAlive: false, head: false, idleSeconds: 0, date });
+  writeResponse(socket, errorAnswer(status, json), {
+    keepAlive: false,
+    head: false,
+    idleSeconds: 0,
+    date,
+    http11: true,
+  });
 }
 
 /** A fixed JSON error answer, for the connection's own refusals. */
