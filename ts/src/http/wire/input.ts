@@ -70,7 +70,8 @@ export class WireInput implements IncomingInput, HeaderSource {
   }
 
   onAbort(listener: () => void): void {
-    (this.#abortListeners ??= []).push(listener);
+    this.#abortListeners ??= [];
+    this.#abortListeners.push(listener);
   }
 
   /** The connection closed before this request's answer was out in full. */
