@@ -203,7 +203,7 @@ export class Kernel {
       upgrade: input.upgrade,
       id,
     });
-    const res = new Response();
+    const res = new Response(req);
     const global = this.#global ?? this.#globalChain();
     if (global.length === 0) return this.#core(matched, req, res, method, path, id);
     return runChain(global, (current) => this.#core(matched, current, res, method, path, id), req);

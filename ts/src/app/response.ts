@@ -16,6 +16,12 @@ export type ResponseBody = string | Uint8Array | StreamBody | null;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** What a response may ask of the request it answers (files answer its conditional and range fields). */
+export interface RequestView {
+  getMethod(): string;
+  header(name: string): string | undefined;
+}
+
 interface HeaderEntry {
   /** The name as the handler spelled it (sent as is; HTTP/1.1 names are case-insensitive). */
   name: string;
@@ -30,6 +36,18 @@ export class Response {
   #status = 200;
   #headers = new Map<string, HeaderEntry>();
   #body: ResponseBody = null;
+  /** The request this answers, when the kernel made it (a response built by hand answers none). */
+  readonly #request: RequestView | null;
+
+  /** @param request The request it answers: the kernel passes it; a response built by hand has none. */
+  constructor(request: RequestView | null = null) {
+    this.#request = request;
+  }
+
+  /** @internal The request this answers, when known. */
+  get request(): RequestView | null {
+    return this.#request;
+  }
 
   /** Sets the status code (an integer from 100 to 599). Chainable. */
   status(code: number): this {
@@ -187,7 +205,7 @@ export class Response {
   }
 
   clone(): Response {
-    const copy = new Response();
+    const copy = new Response(this.#request);
     copy.#status = this.#status;
     copy.#body = this.#body;
     for (const [key, entry] of this.#headers)
