@@ -171,7 +171,7 @@ pub struct Spans {
     stack: Vec<u32>,
     /// The backtrack stack of a walk.
     frames: Vec<lookup::Frame>,
-    /// The lean walk's buffers (`segments.rs`).
+    /// The lean walk's buffers (`segments/search.rs`).
     lean: segments::LeanBuffers,
     /// Capture slots of segment and block regexes, per matcher id of the router `owner`.
     locs: Vec<Option<CaptureLocations>>,

@@ -414,7 +414,7 @@ impl Router {
         })
     }
 
-    /// `flat` with the lean walk's segment trie (`segments.rs`). In specificity order its leaves are
+    /// `flat` with the lean walk's segment trie (`segments/`). In specificity order its leaves are
     /// ranked in the byte walk's depth-first order first (`Flat::rank_depth_first`), so that the
     /// lean walk's smallest rank is the byte walk's first match.
     pub(crate) fn with_segments(&self, mut flat: Flat) -> Flat {

@@ -314,7 +314,7 @@ pub(crate) struct Flat {
     /// [`slash_ends`]); when not, the trailing-slash retry that adds a slash skips the walk.
     pub(crate) slash_ends: Vec<bool>,
     /// The lean walk's trie of whole segments over the same dynamic routes, tried before `nodes`
-    /// (`segments.rs`); `None` when the tree does not convert.
+    /// (`segments/`); `None` when the tree does not convert.
     pub(crate) segments: Option<Segments>,
 }
 
@@ -323,7 +323,7 @@ impl Flat {
     /// tries the tree (depth first; at each node its leaf, then its static children, then its
     /// dynamic children in their specificity order), and each node's `min_rank` the smallest below
     /// it. The first match of that walk is then the matching leaf of smallest rank, which is what
-    /// the lean walk finds (`segments.rs`). The one exception is a run of sibling segment tails,
+    /// the lean walk finds (`segments/`). The one exception is a run of sibling segment tails,
     /// which the byte walk orders on the path itself: the lean walk never holds those, and the run's
     /// ranks are contiguous, so it still compares them rightly with everything else. (The byte walk
     /// itself only checks whether ranks are `NONE` in specificity order: it stops at the first

@@ -1,5 +1,5 @@
 //! The benchmark data files the native harnesses read (`benches/data` at the repository's root), shared
-//! by `walk.rs`, `segment_sketch.rs` and the lean walk's unit test (`src/segments.rs`).
+//! by `walk.rs`, `segment_sketch.rs` and the lean walk's unit tests (`src/segments/tests.rs`).
 
 use std::path::PathBuf;
 

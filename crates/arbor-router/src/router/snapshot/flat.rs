@@ -8,7 +8,7 @@
 //! pointing at the node's own children), that every range lies inside its array, that every leaf's
 //! layout fits its route, and that the static table has a free slot (its probe stops there).
 //!
-//! The lean walk's segment trie (`segments.rs`) follows, when the tree converts to one, so that a load
+//! The lean walk's segment trie (`segments/`) follows, when the tree converts to one, so that a load
 //! does not build it either; `Segments::from_parts` checks it once the router's matchers exist.
 
 use crate::route::ABSENT;
