@@ -24,7 +24,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createWasmEngine } from '../../ts/src/engine/wasm-engine.js';
-import { Router } from '../../ts/src/router.js';
+import { Router } from '../../ts/src/router/index.js';
 import { memoirist as memoiristAdapter } from '../router/adapters/memoirist.js';
 import {
   generatedSet,

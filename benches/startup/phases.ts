@@ -49,7 +49,7 @@ const timed = (object, name, phase) => {
 add('node start', cpu());
 let mark = cpu();
 const D = ${dir};
-const { Router } = await import(D + 'router.js');
+const { Router } = await import(D + 'router/router.js');
 const { RouteCacheBoot } = await import(D + 'cache/boot.js');
 const { Application } = await import(D + 'app/index.js');
 add('framework import', cpu() - mark);

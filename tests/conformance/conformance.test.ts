@@ -2,8 +2,8 @@
  * Every conformance table, run through `Router` against every engine of `engines.ts`.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { compileTable } from '../../ts/src/engine/compiled-table.js';
 import { RouteError } from '../../ts/src/errors.js';
+import { compileTable } from '../../ts/src/router/compiled-table.js';
 import { assertPresent, skipWhenMissing, titled } from '../support/prerequisites.js';
 import { engines, wasmRequired } from './engines.js';
 import { buildRouter, runErrorTable, runMatchTables, runMetadataTables } from './harness.js';

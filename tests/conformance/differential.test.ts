@@ -12,7 +12,7 @@ import '../support/fast-check.js';
 import { describe, expect, it, vi } from 'vitest';
 import type { EngineOptions } from '../../ts/src/engine/engine.js';
 import { RouteError } from '../../ts/src/errors.js';
-import { Router } from '../../ts/src/router.js';
+import { Router } from '../../ts/src/router/index.js';
 import { assertPresent, skipWhenMissing, titled } from '../support/prerequisites.js';
 import { type EngineUnderTest, engines, routerOptions } from './engines.js';
 import { paths, patterns, routes } from './generators.js';

@@ -12,7 +12,7 @@
  * `ARBOR_REQUIRE_WASM=1` (CI) to turn its absence into a failure.
  */
 import type { Engine, EngineOptions } from '../../ts/src/engine/engine.js';
-import type { RouterOptions } from '../../ts/src/router.js';
+import type { RouterOptions } from '../../ts/src/router/index.js';
 import { createReferenceEngine } from '../support/reference-engine/index.js';
 
 export type EngineName = 'reference' | 'wasm' | 'router';

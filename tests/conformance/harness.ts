@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineOptions, RouteInfo } from '../../ts/src/engine/engine.js';
 import { RouteError, type RouteErrorCode } from '../../ts/src/errors.js';
-import { Router } from '../../ts/src/router.js';
+import { Router } from '../../ts/src/router/index.js';
 import { type EngineName, type EngineUnderTest, routerOptions } from './engines.js';
 
 /** A pattern for GET, or `[methods, pattern]`. */

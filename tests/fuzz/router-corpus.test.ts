@@ -12,7 +12,7 @@
 // segment splitting is a bounded search: each crafted path must be answered in milliseconds.
 import { describe, expect, it } from 'vitest';
 import { Application, memoryLogger } from '../../ts/src/app/index.js';
-import { Router } from '../../ts/src/router.js';
+import { Router } from '../../ts/src/router/index.js';
 
 /** Generous on a shared two-core machine; a backtracking engine needs seconds to years on these inputs.
  * Every time compared with it is the best of several runs after a warm-up (see {@link timed}). */

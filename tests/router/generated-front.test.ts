@@ -9,10 +9,10 @@ import fc from 'fast-check';
 import '../support/fast-check.js';
 import { describe, expect, it } from 'vitest';
 import type { Engine, EngineOptions } from '../../ts/src/engine/engine.js';
-import { GeneratedFront, MAX_DYNAMIC_ROUTES, MAX_STATIC_PATHS } from '../../ts/src/engine/generated-front.js';
 import { createWasmEngine } from '../../ts/src/engine/wasm-engine.js';
 import { RouteError } from '../../ts/src/errors.js';
-import { Router } from '../../ts/src/router.js';
+import { GeneratedFront, MAX_DYNAMIC_ROUTES, MAX_STATIC_PATHS } from '../../ts/src/router/generated-front.js';
+import { Router } from '../../ts/src/router/index.js';
 import { paths, patterns, routes } from '../conformance/generators.js';
 
 const METHODS = ['GET', 'POST'] as const;

@@ -1,14 +1,14 @@
 // The standalone Router's own behaviour (the matching rules themselves are the conformance tables').
 import { describe, expect, it } from 'vitest';
 import type { RouteInfo } from '../../ts/src/engine/engine.js';
+import { Router } from '../../ts/src/router/index.js';
 import {
   entryMatcher,
   fixedMatch,
   MAX_SWITCH_SHAPES,
   type MatchColumns,
   readMatch,
-} from '../../ts/src/match-builder.js';
-import { Router } from '../../ts/src/router.js';
+} from '../../ts/src/router/match-builder.js';
 import { createReferenceEngine } from '../support/reference-engine/index.js';
 
 const table: [string, string][] = [

@@ -33,7 +33,7 @@ syncBuiltinESMExports(); // so \`import { setFlagsFromString } from 'node:v8'\` 
 const child = join(dir, 'child.ts');
 writeFileSync(
   child,
-  `import { Router } from ${JSON.stringify(pathToFileURL(join(ROOT, 'ts/src/router.ts')).href)};
+  `import { Router } from ${JSON.stringify(pathToFileURL(join(ROOT, 'ts/src/router/index.ts')).href)};
 const router = new Router<string>();
 router.add('GET', '/users/:id<int>', 'user');
 const match = router.find('GET', '/users/42');

@@ -19,4 +19,4 @@ export {
   readAnnotations,
   type SecurityScheme,
 } from './openapi/index.js';
-export { type RouteMatch, Router, type RouterOptions, type RouteSelection } from './router.js';
+export { type RouteMatch, Router, type RouterOptions, type RouteSelection } from './router/index.js';

@@ -1,4 +1,4 @@
-import type { RouterOptions } from '../../../ts/src/router.js';
+import type { RouterOptions } from '../../../ts/src/router/index.js';
 import type { Piece, RouteTable } from '../routes.js';
 import type { Adapter, Built } from './types.js';
 
@@ -29,13 +29,15 @@ interface Variant {
  * peers must still run. Throws with the import error when the engine is not available.
  */
 export async function arborAdapters(engine: ArborEngine = 'wasm', isolate = false): Promise<Adapter[]> {
-  type RouterModule = typeof import('../../../ts/src/router.js');
-  const shared = (await import('../../../ts/src/router.js')) as RouterModule;
+  type RouterModule = typeof import('../../../ts/src/router/index.js');
+  const shared = (await import('../../../ts/src/router/index.js')) as RouterModule;
   // `isolate` (paired timing, where all variants share one process): each variant gets its own instance
   // of the router module, so that the type feedback of one variant's calls (a different engine class
   // behind `Router#find`) cannot make another's polymorphic. The engine modules stay shared.
   const routerModule = async (variant: number): Promise<RouterModule> =>
-    isolate ? ((await import(`../../../ts/src/router.js?variant=${variant}`)) as RouterModule) : shared;
+    isolate
+      ? ((await import(`../../../ts/src/router/router.js?variant=${variant}`)) as RouterModule)
+      : shared;
   const base: RouterOptions = {};
   let suffix = '';
   if (engine === 'reference') {

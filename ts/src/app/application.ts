@@ -19,7 +19,7 @@ import { type FetchInfo, handleFetch } from '../http/fetch-adapter.js';
 import { createDetachedListener, type DetachedListener } from '../http/node-detached.js';
 import { createNodeListener, type NodeRequestListener } from '../http/node-listener.js';
 import type { AnnotationSet } from '../openapi/types.js';
-import type { Router } from '../router.js';
+import type { Router } from '../router/index.js';
 import { crashed } from './answers.js';
 import { DEFAULT_BODY_LIMIT } from './body.js';
 import type { ApplicationConfig } from './config.js';

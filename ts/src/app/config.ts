@@ -1,7 +1,7 @@
 /** Application configuration: the keys `new Application(config)` takes, and how `run()` picks its port. */
 import type { SecureServerOptions } from 'node:http2';
 import type { Order } from '../engine/engine.js';
-import type { RouterOptions } from '../router.js';
+import type { RouterOptions } from '../router/index.js';
 import type { Logger } from './logger.js';
 import type { TrustProxy } from './proxy.js';
 import type { RateLimitStore } from './throttle.js';

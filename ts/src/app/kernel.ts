@@ -14,7 +14,7 @@
  * application middleware (logging, CORS) sees them too.
  */
 import type { IncomingInput } from '../http/dispatch.js';
-import type { Router } from '../router.js';
+import type { Router } from '../router/index.js';
 import { errorResponse, finalize, plainError, splitTarget } from './answers.js';
 import { EMPTY_BODY, type ParsedBody, parseBody } from './body.js';
 import type { RequestIdConfig } from './config.js';

@@ -13,7 +13,7 @@
 import { fs } from '../builtins.js';
 import type { RouteShape } from '../engine/engine.js';
 import type { AnnotationSet } from '../openapi/types.js';
-import { Router } from '../router.js';
+import { Router } from '../router/index.js';
 import { ExpectedRoutes } from './expected.js';
 import { fingerprint, type RouteKey, type TableOptions } from './fingerprint.js';
 import {

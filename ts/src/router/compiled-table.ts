@@ -10,7 +10,7 @@
  * its answer. A path it must not answer (see `scanCode`) goes to the
  * caller's fallback, the engine.
  */
-import type { PatternPiece, RouteInfo } from './engine.js';
+import type { PatternPiece, RouteInfo } from '../engine/engine.js';
 
 /** Routes are tried in turn (within a first-character group), so the cost grows with their number,
  * while the wasm walk's does not. 16 keeps the worst case near one wasm lookup; not tuned further. */

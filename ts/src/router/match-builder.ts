@@ -8,7 +8,7 @@
  * that may need percent-decoding (the engine says when the path holds a `%`), absent optional parameters
  * and regex-block captures take the generic {@link readMatch}.
  */
-import type { AnswerCode } from './engine/generated-front.js';
+import type { AnswerCode } from './compiled-table.js';
 
 /** A successful lookup. `params` holds percent-decoded values; `captures` the regex block's groups. */
 export interface RouteMatch<T> {

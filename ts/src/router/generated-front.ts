@@ -24,6 +24,8 @@
  * the lookup repeated, never for `/`. `tests/router/generated-front.test.ts` holds the two to the same
  * answers.
  */
+
+import type { Engine, Order, RouteShape } from '../engine/engine.js';
 import {
   type AnswerCode,
   compileTable,
@@ -31,7 +33,6 @@ import {
   MAX_DYNAMIC_ROUTES,
   MAX_STATIC_PATHS,
 } from './compiled-table.js';
-import type { Engine, Order, RouteShape } from './engine.js';
 
 export type { AnswerCode, GeneratedFind } from './compiled-table.js';
 export { MAX_DYNAMIC_ROUTES, MAX_STATIC_PATHS } from './compiled-table.js';

@@ -5,9 +5,9 @@ import {
   ROUTE_ID,
   type RouteInfo,
   type RouteShape,
-} from './engine/engine.js';
-import { type GeneratedFind, GeneratedFront } from './engine/generated-front.js';
-import { createWasmEngine, createWasmEngineFromSnapshot } from './engine/wasm-engine.js';
+} from '../engine/engine.js';
+import { createWasmEngine, createWasmEngineFromSnapshot } from '../engine/wasm-engine.js';
+import { type GeneratedFind, GeneratedFront } from './generated-front.js';
 import {
   answerCode,
   type EngineMatcher,
