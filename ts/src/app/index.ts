@@ -48,9 +48,19 @@ export { type AnyGroup, Group, Registrar, type Route, VERBS } from './registrar.
 export { BodyNotReadError, type HeaderSource, headersFromMap, Request, Uri } from './request.js';
 export { type RequestLoggerOptions, type RequestLogRecord, requestLogger } from './request-log.js';
 export type { ResourceAction, ResourceOptions } from './resource.js';
-export { type HeaderValue, Response } from './response.js';
+export {
+  type HeaderValue,
+  type RequestView,
+  Response,
+  type ResponseBody,
+  type ServerSentEvent,
+  type SseOptions,
+  StreamBody,
+  type StreamSource,
+} from './response.js';
 export type { RegisteredRoute } from './route.js';
 export type { RouteContext } from './route-context.js';
+export { encodeEvent } from './sse.js';
 export {
   MemoryRateLimitStore,
   type RateLimitHit,
@@ -58,6 +68,7 @@ export {
   type ThrottleOptions,
   throttle,
 } from './throttle.js';
+export { type TimeoutOptions, timeout } from './timeout.js';
 export { generateUrl, type UrlParams } from './url.js';
 export {
   RequestValidationError,

@@ -202,6 +202,7 @@ export class Kernel {
       body: input.hasBody ? () => loadBody(settings, input) : noBody,
       upgrade: input.upgrade,
       id,
+      client: input,
     });
     const res = new Response(req);
     const global = this.#global ?? this.#globalChain();

@@ -2,7 +2,7 @@
  * The request a handler receives: route parameters (percent-decoded), query string, headers, the body
  * (read and parsed before the handler runs), and attributes that middleware attach for later layers.
  */
-import type { HeaderSource, UpgradeChannel } from '../http/dispatch.js';
+import type { HeaderSource, IncomingInput, UpgradeChannel } from '../http/dispatch.js';
 import { decodeJson, EMPTY_BODY, isJsonMediaType, type ParsedBody } from './body.js';
 import { HttpError } from './errors.js';
 import type { AnyParams } from './params.js';
@@ -58,6 +58,8 @@ export interface RequestInit {
   upgrade?: UpgradeChannel | undefined;
   /** The request id (the kernel's, from the `requestId` setting); `''` when ids are off. */
   id?: string | undefined;
+  /** Tells when the client goes away before its answer is out (the transport's input). */
+  client?: Pick<IncomingInput, 'onAbort'> | undefined;
 }
 
 /** @internal Describes a matched route when `req.route` is first read, so requests that never read it
@@ -120,6 +122,9 @@ export class Request<P extends AnyParams = AnyParams> {
    * hand its connection over (WebSocket routes take it); `null` otherwise.
    */
   readonly upgrade: UpgradeChannel | null;
+  readonly #client: Pick<IncomingInput, 'onAbort'> | null;
+  /** Built when `signal` is first read, or when the request is aborted. */
+  #abort: AbortController | null = null;
 
   constructor(init: RequestInit) {
     this.method = init.method;
@@ -134,6 +139,33 @@ export class Request<P extends AnyParams = AnyParams> {
     this.#loader = init.body ?? null;
     this.#body = this.#loader === null ? EMPTY_BODY : null;
     this.upgrade = init.upgrade ?? null;
+    this.#client = init.client ?? null;
+  }
+
+  /**
+   * Fires when the client goes away before its answer is out in full (a streamed answer included), or when
+   * a {@link timeout} middleware gives up on the request (then its reason is a `TimeoutError`). Pass it on
+   * to whatever the handler waits for, so that work nobody will read stops.
+   *
+   * @example
+   * app.get('/report', async (req, res) => res.json(await fetch(upstream, { signal: req.signal })));
+   */
+  get signal(): AbortSignal {
+    if (this.#abort === null) {
+      const controller = new AbortController();
+      this.#abort = controller;
+      // Listened for only by requests that read the signal: most never do.
+      this.#client?.onAbort?.(() =>
+        controller.abort(new DOMException('The client went away before the answer was sent', 'AbortError')),
+      );
+    }
+    return this.#abort.signal;
+  }
+
+  /** @internal Aborts {@link signal} (a timeout gave up on the request). */
+  abort(reason: unknown): void {
+    if (this.#abort === null) this.#abort = new AbortController();
+    this.#abort.abort(reason);
   }
 
   /** The matched route, or `null` (fallback, automatic OPTIONS, errors). */

@@ -8,8 +8,10 @@ import { encodeUrl } from 'encodeurl';
 import { http } from '../builtins.js';
 import { isStreamSource, StreamBody, type StreamSource } from '../http/stream-body.js';
 import { HeaderError } from './errors.js';
+import { EventStream, type ServerSentEvent, type SseOptions } from './sse.js';
 
 export { StreamBody, type StreamSource } from '../http/stream-body.js';
+export type { ServerSentEvent, SseOptions } from './sse.js';
 export type HeaderValue = string | number | readonly string[];
 /** A body held whole (a string, bytes), one produced over time ({@link StreamBody}), or none. */
 export type ResponseBody = string | Uint8Array | StreamBody | null;
@@ -169,6 +171,23 @@ export class Response {
       );
     }
     return this;
+  }
+
+  /**
+   * Answers with Server-Sent Events: each event of `source` as it comes (`{ data, event?, id?, retry? }`;
+   * `data` that is not a string is sent as JSON), a comment line as heartbeat while the source is quiet,
+   * and the source's `return()` called when the client leaves. A reconnecting client's
+   * `req.header('last-event-id')` says where to resume.
+   *
+   * @example
+   * app.get('/ticks', (req, res) => res.sse(ticks(req.header('last-event-id'))));
+   */
+  sse(source: AsyncIterable<ServerSentEvent>, options?: SseOptions): this {
+    this.#setBody(new StreamBody(new EventStream(source, options), { live: true }));
+    this.setKnownHeader('content-type', 'Content-Type', 'text/event-stream; charset=utf-8');
+    this.setKnownHeader('cache-control', 'Cache-Control', 'no-cache');
+    // nginx buffers a proxied answer unless told not to; events must arrive as they are sent.
+    return this.setKnownHeader('x-accel-buffering', 'X-Accel-Buffering', 'no');
   }
 
   /** Sends an HTML string (`text/html; charset=utf-8`). */

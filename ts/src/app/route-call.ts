@@ -66,5 +66,7 @@ export function callHandler(
 function handlerResult(handler: ResolvedHandler, res: Response, result: unknown): Response {
   if (result === undefined) return res;
   if (result instanceof Response) return result;
-  throw new TypeError(`handler ${handler.location ?? ''} returned ${describe(result)} instead of a Response`);
+  throw new TypeError(
+    `handler ${handler.location ?? ''} returned ${describe(result)} instead of a Response: return the \`res\` you were given (e.g. \`return res.json(data)\`), or nothing`,
+  );
 }

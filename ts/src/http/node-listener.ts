@@ -113,6 +113,8 @@ function write(res: ServerResponse, response: OutgoingResponse, closeAfter: bool
  * source failing destroys the response, so the client sees a truncated message, and is logged once.
  */
 function stream(res: ServerResponse, body: StreamBody, logger: Logger): void {
+  // node holds the head until the first chunk: an event stream's client waits for it to open.
+  if (body.live) res.flushHeaders();
   pipeline(body.readable, res, (error) => {
     if (error === undefined || error === null || clientLeft(error)) return;
     logger.error(`a streamed response failed midway: ${error.message}`, error);

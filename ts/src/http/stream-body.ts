@@ -11,12 +11,23 @@ export type StreamSource =
   | ReadableStream<Uint8Array | string>
   | AsyncIterable<Uint8Array | string>;
 
+export interface StreamBodyOptions {
+  /**
+   * Events rather than a document (Server-Sent Events): the head goes out at once, before the first
+   * chunk, so the client knows the stream is open; a compressor or a deadline leaves it alone.
+   */
+  live?: boolean;
+}
+
 export class StreamBody {
   /** The chunks, strings or bytes, in order. Destroying it stops the source. */
   readonly readable: Readable;
+  /** See {@link StreamBodyOptions.live}. */
+  readonly live: boolean;
 
-  constructor(source: StreamSource) {
+  constructor(source: StreamSource, options: StreamBodyOptions = {}) {
     this.readable = toReadable(source);
+    this.live = options.live === true;
   }
 
   /** The answer will not carry this body (HEAD, 304, an error replaced it): the source is released. */

@@ -312,8 +312,14 @@ export class WireConnection implements BodyRequester {
         // The client can still read the answer (it closed only its side): a body cut short is its error.
         const body = this.#input?.body;
         if (body?.complete === false) body.abort(new HttpError(400, 'Request body ended early'));
+        // A client that half-closes is, as node:http sees it too, one that left: the handler is told
+        // (`req.signal`), and the answer is still written should it come.
+        this.#input?.clientLeft();
         break;
       }
+      case Phase.Streaming:
+        this.#streaming?.clientLeft();
+        break;
       case Phase.Fresh:
       case Phase.Idle:
       case Phase.Head:
