@@ -24,6 +24,8 @@
 mod constraint;
 mod encode;
 mod error;
+mod flat;
+mod flatten;
 mod index;
 mod lookup;
 mod metadata;

@@ -12,8 +12,8 @@
 
 use regex::bytes::CaptureLocations;
 
+use crate::flat::{Flat, FlatNode, KIND_SEGMENT, KIND_TAIL_RUN};
 use crate::route::{Matcher, ABSENT};
-use crate::tree::{Flat, FlatNode, KIND_SEGMENT, KIND_TAIL_RUN};
 use crate::words::{has_byte, label_at, segment_end, word_at};
 use crate::{Values, MAX_VALUES, NONE};
 

@@ -11,6 +11,8 @@ use std::sync::OnceLock;
 
 use crate::encode::encode_non_ascii;
 use crate::error::InsertError;
+use crate::flat::Flat;
+use crate::flatten::{self, flatten};
 use crate::index::Index;
 use crate::lookup::Walk;
 use crate::metadata::RouteInfo;
@@ -18,7 +20,7 @@ use crate::route::{self, Matcher, MatcherSpec, Step};
 use crate::segments::{Lean, Segments};
 use crate::shapes::RouteShapes;
 use crate::statics::Probe;
-use crate::tree::{self, Flat, Leaf, Tree};
+use crate::tree::{self, Leaf, Tree};
 use crate::{pattern, Inserted, Lookup, Order, RouteId, RouterOptions, Spans, NONE};
 use route_list::RouteList;
 
@@ -389,7 +391,7 @@ impl Router {
             let plain =
                 |m: u32| matches!(self.matchers.get(m as usize), Some(Matcher::Segment(None)));
             let mut flat = if self.options.order == Order::Specificity {
-                let class = |m: u32| tree::Class {
+                let class = |m: u32| flatten::Class {
                     rank: self
                         .specs
                         .get(m as usize)
@@ -399,9 +401,9 @@ impl Router {
                         Some(MatcherSpec::Complex { .. })
                     ),
                 };
-                tree::flatten(&self.tree, Some(&class), &plain)
+                flatten(&self.tree, Some(&class), &plain)
             } else {
-                tree::flatten(&self.tree, None, &plain)
+                flatten(&self.tree, None, &plain)
             };
             let runs_to_end = |m: u32| {
                 matches!(
@@ -409,7 +411,7 @@ impl Router {
                     Some(Matcher::Wildcard | Matcher::Block { .. })
                 )
             };
-            flat.slash_ends = tree::slash_ends(&self.tree, &runs_to_end);
+            flat.slash_ends = flatten::slash_ends(&self.tree, &runs_to_end);
             self.with_segments(flat)
         })
     }

@@ -7,8 +7,8 @@ use foldhash::HashMap;
 
 use super::layout::{slot_of, to_u32, SegKey, SegNode, Segments, LINEAR, SEVERAL};
 use crate::constraint::Check;
+use crate::flat::{Flat, KIND_SEGMENT};
 use crate::route::Matcher;
-use crate::tree::{Flat, KIND_SEGMENT};
 use crate::words::{mask_of, word_at};
 use crate::NONE;
 

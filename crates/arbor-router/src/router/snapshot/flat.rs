@@ -11,11 +11,11 @@
 //! The lean walk's segment trie (`segments/`) follows, when the tree converts to one, so that a load
 //! does not build it either; `Segments::from_parts` checks it once the router's matchers exist.
 
+use crate::flat::{Flat, FlatNode, KIND_TAIL_RUN};
 use crate::route::ABSENT;
 use crate::segments::{SegmentParts, DEFAULT_WORDS};
 use crate::shapes::RouteShapes;
 use crate::statics::{Entry, Statics, EMPTY};
-use crate::tree::{Flat, FlatNode, KIND_TAIL_RUN};
 use crate::{MAX_VALUES, NONE};
 
 use super::{corrupt, u32_at, Reader, Writer};
