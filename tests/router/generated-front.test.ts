@@ -1,5 +1,5 @@
 /**
- * The generated JavaScript front (`engine/generated-front.ts`) must give exactly the WebAssembly engine's
+ * The generated JavaScript front (`router/generated-front.ts`) must give exactly the WebAssembly engine's
  * answers. Differential property test: random small tables of the patterns it takes, random paths built
  * from the same words plus everything awkward (query strings, fragments, trailing and double slashes,
  * empty segments, escapes, raw non-ASCII, lone surrogates); every lookup compared as the router reports
@@ -80,24 +80,26 @@ function answers(
   );
 }
 
-/** Answers nothing: enough to ask whether the front takes a table. */
-const NO_ANSWERS = () => ({ scope: {}, found: () => 'null' });
-
-/** Whether the front takes a table: registers it on a bare engine and asks the commit point. */
+/** Whether the front takes a table: registers it on a bare engine and asks the front, as a router's
+ * commit point does. */
 function takes(
   patterns: readonly string[],
   methods: readonly string[] = ['GET'],
   options: EngineOptions = {},
 ): boolean {
   const engine = createWasmEngine(options);
-  const front = frontOf(engine, options);
+  const front = GeneratedFront.for(engine, options);
+  if (front === null) return false;
   for (const p of patterns) front.add(engine.insert(methods, p));
-  return front.commit() !== null;
+  return front.table() !== null;
 }
 
-/** A front over `engine`, told of its routes by the caller as a router tells it. */
-function frontOf(engine: Engine, options: EngineOptions): GeneratedFront<unknown> {
-  return new GeneratedFront(engine, options, NO_ANSWERS, () => null);
+/** The front of a router with `options` over `engine`, told of its routes by the caller as a router
+ * tells it. */
+function frontOf(engine: Engine, options: EngineOptions): GeneratedFront {
+  const front = GeneratedFront.for(engine, options);
+  if (front === null) throw new Error(`no front for ${JSON.stringify(options)}`);
+  return front;
 }
 
 /** Whether the front takes a scenario's table (routes the engine refuses left out). */
@@ -110,7 +112,7 @@ function takesScenario(s: Scenario): boolean {
       front.add(engine.insert(methods, p));
     } catch {}
   }
-  return front.commit() !== null;
+  return front.table() !== null;
 }
 
 describe('generated JavaScript front for small tables', () => {
@@ -248,6 +250,11 @@ describe('generated JavaScript front for small tables', () => {
     expect(takes(statics.slice(0, MAX_STATIC_PATHS))).toBe(true);
     expect(takes(statics)).toBe(false);
     expect(takes(['/users/:id'], ['GET'], { order: 'specificity' })).toBe(false);
+    // A router with the front switched off, or on an engine of its own, has none.
+    const engine = createWasmEngine();
+    expect(GeneratedFront.for(engine, { compiled: false })).toBeNull();
+    expect(GeneratedFront.for(engine, { customEngine: true })).toBeNull();
+    expect(GeneratedFront.for(engine, {})).not.toBeNull();
   });
 
   it('declines a table over its limits without asking the engine (its route list would stay cached)', () => {
@@ -268,14 +275,14 @@ describe('generated JavaScript front for small tables', () => {
     const front = frontOf(large, {});
     for (let k = 0; k <= MAX_DYNAMIC_ROUTES; k++) front.add(large.insert(['GET'], `/r${k}/:id`));
     asked.length = 0;
-    expect(front.commit()).toBeNull();
+    expect(front.table()).toBeNull();
     expect(asked).toEqual([]);
     // Under the limits, the commit reads the route list once: that is what the generator builds from.
     const small = recorded();
     const taken = frontOf(small, {});
     taken.add(small.insert(['GET'], '/p/:id'));
     asked.length = 0;
-    expect(taken.commit()).not.toBeNull();
+    expect(taken.table()).not.toBeNull();
     expect(asked).toEqual(['routes']);
     // The limits are per method: 16 dynamic routes for each of two methods are taken.
     const both = Array.from({ length: MAX_DYNAMIC_ROUTES }, (_, k) => `/r${k}/:id`);

@@ -2,7 +2,7 @@
  * The engine interface: what the rest of Arbor needs from a route matcher.
  *
  * The WebAssembly engine (`wasm-engine.ts`) implements it; small tables may be answered by generated code
- * in front of it (`generated-front.ts`). The test suite adds a reference engine
+ * in front of it (`router/generated-front.ts`). The test suite adds a reference engine
  * (`tests/support/reference-engine/`, a deliberately simple matcher written in TypeScript) and runs the
  * conformance tables on all of them (differential testing). Handlers never reach an engine: it stores
  * route ids.

@@ -1,6 +1,7 @@
 /**
  * The code generator behind `generated-front.ts`: one JavaScript function that finds a request's route in
- * a small table, built from the engine's route list. See that module for when it is used and why.
+ * a small table, from the table the front took (`FrontTable`). See that module for when it is used and
+ * why; this one never declines a table.
  *
  * Shape of the generated function: exact static paths in a `switch` (before the method is even looked
  * at); then, inline per method, the dynamic routes in definition order, grouped by their first segment
@@ -10,15 +11,6 @@
  * its answer. A path it must not answer (see `scanCode`) goes to the
  * caller's fallback, the engine.
  */
-import type { PatternPiece, RouteInfo } from '../engine/engine.js';
-
-/** Routes are tried in turn (within a first-character group), so the cost grows with their number,
- * while the wasm walk's does not. 16 keeps the worst case near one wasm lookup; not tuned further. */
-export const MAX_DYNAMIC_ROUTES = 16;
-
-/** V8 compiles a `switch` over strings to comparisons in turn: beyond this many static paths the
- * engine's hash table is the better index. */
-export const MAX_STATIC_PATHS = 64;
 
 const SLASH = 47;
 const QUERY = 63;
@@ -68,50 +60,30 @@ export interface AnswerCode {
   found(id: number, spans: readonly string[], escaped: string, values?: readonly string[]): string;
 }
 
-/** A pattern the generated code can match: static text, whole-segment parameters, a trailing `*`. */
-type SimplePiece = { kind: 'static'; text: string } | { kind: 'param' } | { kind: 'wildcard' };
+/** A pattern piece the generated code matches: static text, a whole-segment parameter, a trailing `*`. */
+export type SimplePiece = { kind: 'static'; text: string } | { kind: 'param' } | { kind: 'wildcard' };
 
-/** The route's pieces (as the core parsed them) when the generated code can match them, else `null`. */
-function simplePieces(pieces: readonly PatternPiece[]): SimplePiece[] | null {
-  const out: SimplePiece[] = [];
-  for (let i = 0; i < pieces.length; i++) {
-    const piece = pieces[i] as PatternPiece;
-    const before = pieces[i - 1];
-    const after = pieces[i + 1];
-    if (piece.kind === 'text') {
-      // Text with `%` or non-ASCII characters is matched in its percent-encoded form: the engine's.
-      for (let k = 0; k < piece.text.length; k++) {
-        const c = piece.text.charCodeAt(k);
-        if (c > 0x7f || c === PERCENT) return null;
-      }
-      out.push({ kind: 'static', text: piece.text });
-    } else if (piece.kind === 'param') {
-      if (piece.constraint !== 'none' || piece.optional) return null;
-      // A whole segment: after a `/`, and followed by nothing or by a `/`.
-      if (before?.kind !== 'text' || !before.text.endsWith('/')) return null;
-      if (after !== undefined && (after.kind !== 'text' || !after.text.startsWith('/'))) return null;
-      out.push({ kind: 'param' });
-    } else if (piece.kind === 'wildcard') {
-      // The wildcard is always last; taken only as a whole segment (`/files/*`, not `/files*`).
-      if (before?.kind !== 'text' || !before.text.endsWith('/')) return null;
-      out.push({ kind: 'wildcard' });
-    } else {
-      return null;
-    }
-  }
-  return out;
+/** A dynamic route of a taken table: its id and its pieces. */
+export interface DynamicRoute {
+  readonly id: number;
+  readonly pieces: readonly SimplePiece[];
 }
 
-interface Dynamic {
-  id: number;
-  pieces: readonly SimplePiece[];
+/** One method's routes in a taken table: its exact static paths (path → route id) and its dynamic
+ * routes, in definition order. */
+export interface MethodRoutes {
+  readonly statics: Map<string, number>;
+  readonly dynamic: DynamicRoute[];
 }
+
+/** A table the generated front took (`generated-front.ts` decides), by method. */
+export type FrontTable = ReadonlyMap<string, MethodRoutes>;
 
 /**
  * The route's first segment with the slashes around it (`/user/`) when that segment is static text, else
  * `null` (`/:id`). Routes of two different such prefixes can never match the same path.
  */
-function groupPrefix(route: Dynamic): string | null {
+function groupPrefix(route: DynamicRoute): string | null {
   const first = route.pieces[0];
   if (first?.kind !== 'static' || !first.text.startsWith('/')) return null;
   const end = first.text.indexOf('/', 1);
@@ -161,7 +133,13 @@ function textAt(text: string, base: string, offset: number): string {
  * HTTP parser's), and V8 splits a fresh string several times slower than one it has split before (its
  * split cache holds internalized strings only; docs/PERFORMANCE.md).
  */
-function routeCode(route: Dynamic, from: number, answers: AnswerCode, defer: string, shared = false): string {
+function routeCode(
+  route: DynamicRoute,
+  from: number,
+  answers: AnswerCode,
+  defer: string,
+  shared = false,
+): string {
   const label = `r${route.id}`;
   const lines: string[] = [];
   const fail = (condition: string) => lines.push(`if (${condition}) break ${label};`);
@@ -236,7 +214,7 @@ function exactCode(code: ReadonlyMap<string, string>): string {
  */
 function methodCode(
   statics: Map<string, number>,
-  dynamic: readonly Dynamic[],
+  dynamic: readonly DynamicRoute[],
   answers: AnswerCode,
   retry: boolean,
   miss: string,
@@ -251,7 +229,7 @@ function methodCode(
   if (dynamic.length === 1 || prefixes.some((prefix) => prefix === null)) {
     return `${staticSwitch}${dynamic.map((d) => routeCode(d, 0, answers, defer)).join('\n')}\n${miss}`;
   }
-  const groups = new Map<string, Dynamic[]>();
+  const groups = new Map<string, DynamicRoute[]>();
   dynamic.forEach((d, k) => {
     const prefix = prefixes[k] as string;
     listIn(groups, prefix).push(d);
@@ -277,41 +255,18 @@ function methodCode(
 }
 
 /**
- * Generates the find for `routes`, or `null` when the table is not one this module takes. `answerCode`
- * builds the answers, asked only once the table is taken (its scope names every route's values); the
- * generated code calls `fallback` for what it leaves to the engine.
+ * Generates the find for a table the front took. `answers` builds the answers (its scope names every
+ * route's values); the generated code calls `fallback` for what it leaves to the engine.
  */
 export function compileTable<A>(
-  routes: readonly RouteInfo[],
+  table: FrontTable,
   trailingSlash: boolean,
-  answerCode: () => AnswerCode,
+  answers: AnswerCode,
   fallback: GeneratedFind<A>,
-): GeneratedFind<A> | null {
-  const byMethod = new Map<string, { statics: Map<string, number>; dynamic: Dynamic[] }>();
-  for (const route of routes) {
-    const pieces = simplePieces(route.pieces);
-    if (pieces === null) return null;
-    for (const method of route.methods) {
-      let entry = byMethod.get(method);
-      if (entry === undefined) {
-        entry = { statics: new Map(), dynamic: [] };
-        byMethod.set(method, entry);
-      }
-      const only = pieces[0];
-      if (pieces.length === 1 && only?.kind === 'static') {
-        // The first registration of a path wins (a second one is a conflict the engine refused).
-        if (!entry.statics.has(only.text)) entry.statics.set(only.text, route.id);
-        if (entry.statics.size > MAX_STATIC_PATHS) return null;
-      } else {
-        entry.dynamic.push({ id: route.id, pieces });
-        if (entry.dynamic.length > MAX_DYNAMIC_ROUTES) return null;
-      }
-    }
-  }
-  const answers = answerCode();
+): GeneratedFind<A> {
   // Exact static paths first, whatever the method: the commonest requests return without a call.
   const staticPaths = new Map<string, string[]>();
-  for (const [method, { statics }] of byMethod) {
+  for (const [method, { statics }] of table) {
     for (const [path, id] of statics) {
       listIn(staticPaths, path).push(
         `if (m === ${JSON.stringify(method)}) return ${answers.found(id, [], 'false')};`,
@@ -321,7 +276,7 @@ export function compileTable<A>(
   const exact = exactCode(new Map([...staticPaths].map(([path, checks]) => [path, checks.join(' ')])));
   const first: string[] = [];
   const again: string[] = [];
-  for (const [method, { statics, dynamic }] of byMethod) {
+  for (const [method, { statics, dynamic }] of table) {
     const key = JSON.stringify(method);
     first.push(
       `case ${key}: {\n${methodCode(statics, dynamic, answers, false, 'break d;', 'return FALLBACK(m, p);')}\n}`,

@@ -7,24 +7,19 @@ import {
   type RouteShape,
 } from '../engine/engine.js';
 import { createWasmEngine, createWasmEngineFromSnapshot } from '../engine/wasm-engine.js';
-import { type GeneratedFind, GeneratedFront } from './generated-front.js';
+import type { GeneratedFind } from './compiled-table.js';
+import { GeneratedFront } from './generated-front.js';
 import {
   answerCode,
   type EngineMatcher,
   entryMatcher,
-  FIXED_SHAPE,
-  fixedMatch,
-  MAX_SWITCH_SHAPES,
   type MatchColumns,
-  type MatchMaker,
-  matchMaker,
-  OWN_SHAPE,
   type RouteMatch,
   type RouteSelection,
   readMatch,
   selectionCode,
-  shapeSwitch,
 } from './match-builder.js';
+import { MatchTable } from './match-table.js';
 
 export type { RouteMatch, RouteSelection } from './match-builder.js';
 
@@ -37,7 +32,7 @@ export interface RouterOptions extends EngineOptions {
   engine?: (options: EngineOptions) => Engine;
   /**
    * Answer small tables (up to 16 dynamic routes per method, simple patterns) with JavaScript generated
-   * from the engine's route list (default `true`; see `engine/generated-front.ts`): on a dozen routes the
+   * from the engine's route list (default `true`; see `generated-front.ts`): on a dozen routes the
    * cost of entering WebAssembly alone exceeds a generated matcher's whole lookup. The engine still
    * validates and owns every route. Applies to the default engine only.
    */
@@ -69,31 +64,10 @@ function warnShadowed(route: RouteInfo, by: RouteInfo): void {
 export class Router<T> {
   /** Registration, metadata and snapshots. */
   readonly #engine: Engine;
-  /** The generated front of a small table, when lookups may go to one ({@link RouterOptions.compiled}). */
-  readonly #front: GeneratedFront<RouteMatch<T>> | null;
-  /** Lookups in the engine; also what the generated find leaves to it. */
-  readonly #fallback = (method: string, path: string) => this.#findInEngine(method, path);
-  /** The first lookup after a change: chooses how lookups are answered (`#commit`), then answers. */
-  readonly #commitAndFind = (method: string, path: string) => this.#commit()(method, path);
-  /** {@link select}'s engine lookup, and what its generated find leaves to the engine. */
-  readonly #selectFallback = (method: string, path: string) => this.#selectInEngine(method, path);
-  /** The first {@link select} after a change, as {@link #commitAndFind} is for {@link find}. */
-  readonly #commitAndSelect = (method: string, path: string) => this.#commitSelect()(method, path);
-  /** Route id → its {@link RouteSelection}, made at the first {@link select} for the routes added
-   * before it: a router that never selects holds none. */
-  readonly #selections: RouteSelection<T>[] = [];
-  /** Route id → everything a lookup needs to answer with that route: each route's entry, and the fields
-   * every engine answer reads as dense columns. */
-  readonly #table: MatchColumns<T> = { entries: [], values: [], cases: [], fixed: [] };
-  /** Match builders by parameter-name list: generating code per route would dominate registration. */
-  readonly #makers = new Map<string, MatchMaker<unknown>>();
-  /** Shape index ({@link MatchColumns.cases}) by parameter-name list, and the lists by index. */
-  readonly #shapeIndex = new Map<string, number>();
-  readonly #shapes: (readonly string[])[] = [];
-  /** Builds the match of every engine answer: the {@link shapeSwitch} of the shapes so far, rebuilt at
-   * the commit that follows a new shape, and so before the first lookup. */
-  #build: EngineMatcher<T> = entryMatcher(this.#table);
-  #buildShapes = -1;
+  /** What lookups answer with, route by route. */
+  readonly #table = new MatchTable<T>();
+  /** Where the table is built for serving, and which {@link find} and {@link select} answer. */
+  readonly #commit: CommitPoint<T>;
   readonly #onShadowed: (route: RouteInfo, by: RouteInfo) => void;
 
   /**
@@ -103,7 +77,7 @@ export class Router<T> {
    * answers (the generated find of a small table, or the engine lookup), with no call layer in front of
    * it (0.2–4 ns per lookup; docs/PERFORMANCE.md).
    */
-  find: (method: string, path: string) => RouteMatch<T> | null = this.#commitAndFind;
+  find: (method: string, path: string) => RouteMatch<T> | null;
 
   /**
    * Finds the route for a request without reading its parameter values: the route's value and id, the
@@ -115,7 +89,7 @@ export class Router<T> {
    * @example
    * router.select('GET', '/tasks/42'); // { value: 'show task', id: 0 }
    */
-  select: (method: string, path: string) => RouteSelection<T> | null = this.#commitAndSelect;
+  select: (method: string, path: string) => RouteSelection<T> | null;
 
   constructor(options: RouterOptions = {}) {
     const {
@@ -127,15 +101,15 @@ export class Router<T> {
     } = options;
     this.#onShadowed = onShadowed;
     this.#engine = snapshot === undefined ? engine(engineOptions) : createWasmEngineFromSnapshot(snapshot);
-    this.#front =
-      compiled && options.engine === undefined
-        ? new GeneratedFront(
-            this.#engine,
-            engineOptions,
-            () => answerCode(this.#table.entries),
-            this.#fallback,
-          )
-        : null;
+    const front = GeneratedFront.for(this.#engine, {
+      ...engineOptions,
+      compiled,
+      customEngine: options.engine !== undefined,
+    });
+    const commit = new CommitPoint(this.#engine, this.#table, front, this);
+    this.#commit = commit;
+    this.find = commit.commitAndFind;
+    this.select = commit.commitAndSelect;
   }
 
   /** The compiled table as bytes (versioned, checksummed), for the route cache. Throws for an engine
@@ -161,7 +135,10 @@ export class Router<T> {
     // The shapes share their parameter-name lists (one array per distinct list): each list's shape index
     // is worked out once, not once per route.
     const byList = new Map<readonly string[], number>();
-    for (const shape of shapes) this.#remember(shape, values[shape.id] as T, byList);
+    for (const shape of shapes) {
+      this.#table.add(shape, values[shape.id] as T, byList);
+      this.#commit.added(shape);
+    }
     return shapes;
   }
 
@@ -174,7 +151,8 @@ export class Router<T> {
   add(method: string | readonly string[], pattern: string, value: T): RouteShape {
     const methods = (typeof method === 'string' ? [method] : method).map((m) => m.toUpperCase());
     const shape = this.#engine.insert(methods, pattern);
-    this.#remember(shape, value);
+    this.#table.add(shape, value);
+    this.#commit.added(shape);
     if (shape.shadowedBy !== null) {
       const route = this.#engine.route(shape.id);
       const by = this.#engine.route(shape.shadowedBy);
@@ -183,92 +161,8 @@ export class Router<T> {
     return shape;
   }
 
-  #remember(shape: RouteShape, value: T, byList?: Map<readonly string[], number>): void {
-    const { id, names, captures, hasOptional } = shape;
-    const fixed = names.length === 0 && captures === 0 ? fixedMatch(value, id) : null;
-    const index =
-      fixed !== null
-        ? FIXED_SHAPE
-        : hasOptional || captures > 0
-          ? OWN_SHAPE
-          : (byList?.get(names) ?? this.#shapeOf(names, byList));
-    const table = this.#table;
-    table.entries[id] = {
-      value,
-      id,
-      names,
-      captures,
-      fixed,
-      // A shape with a case in the switch never calls its own builder: generate one only for the others.
-      make: index >= 0 ? readMatch : matchMaker<T>(names, captures, hasOptional, this.#makers),
-    };
-    table.values[id] = value;
-    table.cases[id] = index;
-    table.fixed[id] = fixed;
-    this.#front?.add(shape);
-    this.find = this.#commitAndFind;
-    this.select = this.#commitAndSelect;
-  }
-
-  /** The shape index of a parameter-name list, or {@link OWN_SHAPE} past {@link MAX_SWITCH_SHAPES};
-   * `byList`, when given, keeps the answer for the list itself. */
-  #shapeOf(names: readonly string[], byList?: Map<readonly string[], number>): number {
-    const key = names.join('\u0000');
-    let index = this.#shapeIndex.get(key);
-    if (index === undefined) {
-      if (this.#shapes.length >= MAX_SWITCH_SHAPES) index = OWN_SHAPE;
-      else {
-        index = this.#shapes.length;
-        this.#shapes.push(names);
-        this.#shapeIndex.set(key, index);
-      }
-    }
-    byList?.set(names, index);
-    return index;
-  }
-
   setName(id: number, name: string): void {
     this.#engine.setName(id, name);
-  }
-
-  #findInEngine(method: string, path: string): RouteMatch<T> | null {
-    const engine = this.#engine;
-    const answer = engine.lookup(method, path);
-    if (answer < 0) return null;
-    // The engine says whether the path holds a `%`: only then may a value need decoding.
-    if (answer < ESCAPED) return this.#build(answer, engine.spans, engine.matchedPath);
-    const entry = this.#table.entries[answer & ROUTE_ID];
-    return entry === undefined ? null : readMatch(entry, engine.spans, engine.matchedPath);
-  }
-
-  #selectInEngine(method: string, path: string): RouteSelection<T> | null {
-    const answer = this.#engine.lookup(method, path);
-    return answer < 0 ? null : (this.#selections[answer & ROUTE_ID] ?? null);
-  }
-
-  /** {@link #commit} for {@link select}: the selections of the routes added since the last one, then the
-   * generated find of a small table answering with them, or the engine. */
-  #commitSelect(): GeneratedFind<RouteSelection<T>> {
-    const selections = this.#selections;
-    const values = this.#table.values;
-    for (let id = selections.length; id < values.length; id++) {
-      selections.push(Object.freeze({ value: values[id] as T, id }));
-    }
-    this.select =
-      this.#front?.commitWith(() => selectionCode(selections), this.#selectFallback) ?? this.#selectFallback;
-    return this.select;
-  }
-
-  /** Chooses how lookups are answered until the next change: by the generated find of a small table
-   * ({@link GeneratedFront}) or by the engine. It becomes {@link find} itself, so that a lookup makes no
-   * call on the way to it. */
-  #commit(): GeneratedFind<RouteMatch<T>> {
-    if (this.#buildShapes !== this.#shapes.length) {
-      this.#build = shapeSwitch(this.#shapes, this.#table);
-      this.#buildShapes = this.#shapes.length;
-    }
-    this.find = this.#front?.commit() ?? this.#fallback;
-    return this.find;
   }
 
   /** Every method that has a route matching `path` (for 405 `Allow` and automatic OPTIONS). */
@@ -284,5 +178,102 @@ export class Router<T> {
   /** One route's metadata by id (the id {@link add} answered), or `undefined` for an unknown id. */
   route(id: number): RouteInfo | undefined {
     return this.#engine.route(id);
+  }
+}
+
+/** What a {@link CommitPoint} fills: the router's own {@link Router.find} and {@link Router.select}. */
+interface LookupSlots<T> {
+  find: (method: string, path: string) => RouteMatch<T> | null;
+  select: (method: string, path: string) => RouteSelection<T> | null;
+}
+
+/**
+ * The commit point between registration and serving, and the one owner of how a router's lookups are
+ * answered. After any registration the router's `find` and `select` are {@link commitAndFind} and
+ * {@link commitAndSelect}: the first lookup commits — builds what the table needs for serving (the shape
+ * switch of engine answers, the selections, the generated find when the {@link GeneratedFront} takes the
+ * table), installs the chosen lookup in the router's slot — and answers. Later lookups call that function
+ * directly, with no layer in front of it.
+ *
+ * It lives in the router's module, not one of its own, so that the engine lookups below are this module's
+ * functions: the router benchmark loads one copy of this module per router variant, to keep each
+ * variant's type feedback apart.
+ */
+class CommitPoint<T> {
+  readonly #engine: Engine;
+  readonly #table: MatchTable<T>;
+  readonly #columns: MatchColumns<T>;
+  /** The generated front, when a table of this router may be answered by one. */
+  readonly #front: GeneratedFront | null;
+  readonly #slots: LookupSlots<T>;
+  /** Route id → its {@link RouteSelection}, made at the first select for the routes added before it: a
+   * router that never selects holds none. */
+  readonly #selections: RouteSelection<T>[] = [];
+  /** Builds the match of every engine answer: the table's {@link MatchTable.matcher} as of the last commit. */
+  #build: EngineMatcher<T>;
+
+  /** Lookups in the engine; also what the generated find leaves to it. */
+  readonly #findInEngine = (method: string, path: string) => this.#engineMatch(method, path);
+  /** The select of the engine, and what its generated find leaves to the engine. */
+  readonly #selectInEngine = (method: string, path: string) => this.#engineSelection(method, path);
+  /** How the generated find answers with the router's matches. */
+  readonly #answers = () => answerCode(this.#columns.entries);
+  /** The first find after a change: commits, then answers. */
+  readonly commitAndFind = (method: string, path: string) => this.#commitFind()(method, path);
+  /** The first select after a change, as {@link commitAndFind} is for find. */
+  readonly commitAndSelect = (method: string, path: string) => this.#commitSelect()(method, path);
+
+  constructor(engine: Engine, table: MatchTable<T>, front: GeneratedFront | null, slots: LookupSlots<T>) {
+    this.#engine = engine;
+    this.#table = table;
+    this.#columns = table.columns;
+    this.#front = front;
+    this.#slots = slots;
+    this.#build = entryMatcher(table.columns);
+  }
+
+  /** A route was added: the front counts it, and the next find and select commit again. */
+  added(shape: RouteShape): void {
+    this.#front?.add(shape);
+    this.#slots.find = this.commitAndFind;
+    this.#slots.select = this.commitAndSelect;
+  }
+
+  /** Chooses how finds are answered until the next change: by the generated find of a small table or by
+   * the engine. It becomes the router's find itself, so that a lookup makes no call on the way to it. */
+  #commitFind(): GeneratedFind<RouteMatch<T>> {
+    this.#build = this.#table.matcher();
+    const find = this.#front?.compile(this.#answers, this.#findInEngine) ?? this.#findInEngine;
+    this.#slots.find = find;
+    return find;
+  }
+
+  /** {@link #commitFind} for select: the selections of the routes added since the last one, then the
+   * generated find of a small table answering with them, or the engine. */
+  #commitSelect(): GeneratedFind<RouteSelection<T>> {
+    const selections = this.#selections;
+    const values = this.#columns.values;
+    for (let id = selections.length; id < values.length; id++) {
+      selections.push(Object.freeze({ value: values[id] as T, id }));
+    }
+    const select =
+      this.#front?.compile(() => selectionCode(selections), this.#selectInEngine) ?? this.#selectInEngine;
+    this.#slots.select = select;
+    return select;
+  }
+
+  #engineMatch(method: string, path: string): RouteMatch<T> | null {
+    const engine = this.#engine;
+    const answer = engine.lookup(method, path);
+    if (answer < 0) return null;
+    // The engine says whether the path holds a `%`: only then may a value need decoding.
+    if (answer < ESCAPED) return this.#build(answer, engine.spans, engine.matchedPath);
+    const entry = this.#columns.entries[answer & ROUTE_ID];
+    return entry === undefined ? null : readMatch(entry, engine.spans, engine.matchedPath);
+  }
+
+  #engineSelection(method: string, path: string): RouteSelection<T> | null {
+    const answer = this.#engine.lookup(method, path);
+    return answer < 0 ? null : (this.#selections[answer & ROUTE_ID] ?? null);
   }
 }
