@@ -318,7 +318,9 @@ export class WireConnection implements BodyRequester {
         break;
       }
       case Phase.Streaming:
-        this.#streaming?.clientLeft();
+        // As node:http does: a client that ends its side during a streamed answer has left. A quiet
+        // source (an event stream between events) would otherwise hold the connection for ever.
+        this.socket.destroy();
         break;
       case Phase.Fresh:
       case Phase.Idle:
