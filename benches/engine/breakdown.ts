@@ -67,8 +67,7 @@ const staticRequests = table.routes
 
 // Each layer sums into a local and adds to the module's `sink` once per pass, as the benchmark's timing
 // loop does: a module variable is a context slot that, once the sum outgrows a small integer, boxes a new
-// number on every store (~5–10 ns each), which a layer updating it per lookup or per value counted as the
-// router's time.
+// number on every store, which a layer updating it per lookup or per value counted as the router's time.
 let sink = 0;
 const layers: Record<string, () => void> = {
   engine() {

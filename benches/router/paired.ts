@@ -1,9 +1,8 @@
 /**
  * Paired timing: every router of a case measured in the same process, in short alternating slices.
  *
- * Why: the machines these benchmarks run on are shared, and their speed was seen to switch by ~1.8× for
- * seconds at a time (every router alike: rou3's compiled lookup went from 64 to 120 ns and back while
- * Arbor's moved with it). Timing each router in its own process, one after the other, lets such a switch
+ * Why: the machines these benchmarks run on are shared, and their speed was seen to switch for seconds
+ * at a time, every router alike (docs/PERFORMANCE.md). Timing each router in its own process, one after the other, lets such a switch
  * land between two routers and move their ratio by that much. Here each round times one slice of every
  * router back to back (~15 ms each, the order rotating), so a switch hits all of them within the same
  * few hundred milliseconds, and the figure of a router is the median of its slices over many rounds.

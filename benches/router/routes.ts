@@ -55,9 +55,9 @@ export interface RouteTable {
  * its own copies.
  *
  * Why: a path written in the source or used as an object key somewhere is internalized, and V8 then
- * caches work done on it. `p.split('/')` on an internalized string is answered from V8's split cache
- * (measured ~35 ns against ~150 for a fresh string), which made routers that split the path look 2–3×
- * faster than they are on real requests. What a copy still lets a router reuse across the loop of one
+ * caches work done on it. `p.split('/')` on an internalized string is answered from V8's split cache,
+ * which made routers that split the path look faster than they are on real requests, whose path is a
+ * fresh string. What a copy still lets a router reuse across the loop of one
  * case (a string's cached hash; a router's own key lookup that turns its copy into a reference to an
  * internalized twin) was measured small: docs/PERFORMANCE.md.
  */

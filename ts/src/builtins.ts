@@ -3,8 +3,9 @@
  *
  * `import { STATUS_CODES } from 'node:http'` makes Node build the module's ESM namespace out of every
  * export, and reading `node:http`'s lazy exports (`WebSocket`, `CloseEvent`, `MessageEvent`) loads
- * undici and TLS: ~150 ms at every start of every process that imports Arbor (Node 24; `node:util`
- * ~30 ms), though nothing in Arbor uses them. The same holds, on a smaller scale, for the others here:
+ * undici and TLS at every start of every process that imports Arbor (`node:util`'s namespace is costly
+ * too; docs/PERFORMANCE.md), though nothing in Arbor uses them. The same holds, on a smaller scale, for
+ * the others here:
  * `node:fs`'s namespace reads `fs.promises` (which loads readline and the REPL's history), `node:crypto`'s
  * reads `webcrypto`, and so on. `process.getBuiltinModule` returns the same exports object as `require`
  * does, without a namespace. Type-only imports (`import type … from 'node:http'`) are erased and cost
@@ -18,8 +19,7 @@ export const nodeModule = process.getBuiltinModule('node:module');
 export const v8 = process.getBuiltinModule('node:v8');
 
 // Loaded on first use: what needs them (hashing a cache's sources, compressing a docs asset, writing a
-// route cache) is off the path of most starts, and loading them costs ~4 ms (`node:crypto`) and ~2–5 ms
-// (`node:zlib`) of every start otherwise (Node 26).
+// route cache) is off the path of most starts, which would otherwise each pay for loading them.
 let cryptoModule: typeof import('node:crypto') | undefined;
 let zlibModule: typeof import('node:zlib') | undefined;
 /** `node:crypto`, loaded on the first call. */

@@ -75,8 +75,8 @@ const SPANS_CAPACITY = 64;
 class WasmRouteEngine implements Engine, Snapshots {
   readonly #wasm: WasmEngine;
   // Each method some route uses, and its engine id at the same index. A lookup scans them with `===`:
-  // node hands out one internalized string per method, compared by address, and a `Map` probe (hash,
-  // bucket) cost ~5 ns more on every lookup whose method differs from the last one.
+  // node hands out one internalized string per method, compared by address, where a `Map` probe would
+  // hash and pick a bucket on every lookup whose method differs from the last one.
   readonly #methodNames: string[] = [];
   readonly #methodIds: number[] = [];
   /** The same methods by engine id (what a route's shape names them by), and the method sets of shapes. */
@@ -97,7 +97,7 @@ class WasmRouteEngine implements Engine, Snapshots {
     this.#wasm = wasm;
     this.#capacity = wasm.input_capacity();
     this.#refreshViews();
-    // A loaded snapshot's methods, without reading its route list (10,000 routes: ~50–150 ms of JSON).
+    // A loaded snapshot's methods, without reading its route list (all its routes' metadata as JSON).
     for (const method of wasm.methods().split(',')) if (method !== '') this.#learnMethod(method);
   }
 

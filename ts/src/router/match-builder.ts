@@ -48,7 +48,7 @@ export interface RouteEntry<T> {
 /**
  * What the engine's answers read, by route id, as columns: one dense array per field instead of each
  * route's {@link RouteEntry}. On a large table the entry objects lie apart in the heap, and loading the
- * one a lookup needs is a cache miss (~15–25 ns on 10,000 routes; docs/PERFORMANCE.md). The router
+ * one a lookup needs is a cache miss, where a dense array of the field it reads is not. The router
  * appends to the arrays in place; the {@link shapeSwitch} built over them reads them as they are then.
  */
 export interface MatchColumns<T> {
@@ -185,8 +185,8 @@ export function matchMaker<T>(
 /**
  * One builder for every route of a router, given the parameter-name lists of its shapes by index: a
  * `switch` on the route's {@link MatchColumns.cases}, each case the object literal of {@link matchMaker}.
- * Called for every match the engine answers, it is one call target where each shape's own builder made
- * the call megamorphic (GitHub's 516 routes have 77 shapes): 1–5 % less per lookup (docs/PERFORMANCE.md).
+ * Called for every match the engine answers, it is one call target where each shape's own builder would
+ * make the call megamorphic (a real API has dozens of shapes).
  */
 export function shapeSwitch<T>(
   shapes: readonly (readonly string[])[],

@@ -75,7 +75,7 @@ export class Router<T> {
    *
    * A property, not a method: after the first lookup that follows a change it is the function that
    * answers (the generated find of a small table, or the engine lookup), with no call layer in front of
-   * it (0.2–4 ns per lookup; docs/PERFORMANCE.md).
+   * it.
    */
   find: (method: string, path: string) => RouteMatch<T> | null;
 
