@@ -9,8 +9,7 @@
  * pattern, so `/v1/:name::publish` is `/v1/{name}:publish` here as it is to the matcher. The path of an
  * `@api` tag is read by the same parser (`patternPieces`).
  */
-import type { PatternPiece } from '../engine/engine.js';
-import { patternPieces } from '../engine/wasm-engine.js';
+import { type PatternPiece, patternPieces } from '../engine/index.js';
 import type { JsonSchema } from './type-expr.js';
 import type { RegisteredRoute } from './types.js';
 

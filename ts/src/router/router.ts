@@ -1,12 +1,13 @@
 import {
+  createWasmEngine,
+  createWasmEngineFromSnapshot,
   type Engine,
   type EngineOptions,
   ESCAPED,
   ROUTE_ID,
   type RouteInfo,
   type RouteShape,
-} from '../engine/engine.js';
-import { createWasmEngine, createWasmEngineFromSnapshot } from '../engine/wasm-engine.js';
+} from '../engine/index.js';
 import type { GeneratedFind } from './compiled-table.js';
 import { GeneratedFront } from './generated-front.js';
 import {
