@@ -357,6 +357,7 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
         trailingSlash: this.config.trailingSlash ?? true,
         trustProxy: this.config.trustProxy ?? null,
         requestId: this.config.requestId,
+        etag: this.config.etag === true,
       },
       logger: this.#logger,
     });

@@ -86,6 +86,14 @@ export interface ApplicationConfig {
    */
   requestId?: boolean | RequestIdConfig;
   /**
+   * Conditional GET for handlers' answers: a 200 to GET or HEAD with a body held whole gets a weak
+   * `ETag` from its bytes (one the handler set is kept), and a request whose `If-None-Match` (or
+   * `If-Modified-Since`, against a `Last-Modified` the handler set) matches gets a 304 without the body.
+   * Default: off (hashing every answer costs time; files are tagged by `sendFile()` and `serveStatic()`
+   * whatever this says).
+   */
+  etag?: boolean;
+  /**
    * Check requests against their route's annotations before the handler (400 `{ error, code, details }`),
    * and with `{ responses: true }` responses against their documented schema. A route's own
    * `.validate(…)` overrides it. Default: off.

@@ -17,6 +17,7 @@ import type { IncomingInput } from '../http/dispatch.js';
 import type { Router } from '../router/index.js';
 import { errorResponse, finalize, plainError, splitTarget } from './answers.js';
 import { EMPTY_BODY, type ParsedBody, parseBody } from './body.js';
+import { conditionalGet } from './conditional.js';
 import type { RequestIdConfig } from './config.js';
 import type { RouteContracts } from './contracts.js';
 import type { Logger } from './logger.js';
@@ -44,6 +45,8 @@ export interface KernelSettings {
   trustProxy: TrustProxy | null;
   /** The `requestId` configuration key, as given (resolved, and its header name checked, by the kernel). */
   requestId: boolean | RequestIdConfig | undefined;
+  /** Conditional GET for handlers' answers (see `ApplicationConfig.etag`). */
+  etag: boolean;
 }
 
 /** What the kernel is built from. */
@@ -119,6 +122,10 @@ export class Kernel {
       outcome = this.#route(input, id);
     } catch (error) {
       outcome = errorResponse(this, error, { method, path: input.target, id, route: null });
+    }
+    if (this.#settings.etag) {
+      const headers = input.headers;
+      outcome = andThen(outcome, (res) => conditionalGet(res, method, headers));
     }
     if (outcome instanceof Response)
       return id === '' ? finalize(outcome, method) : this.#echo(outcome, method, id);
