@@ -5,7 +5,8 @@
 
 use foldhash::HashMap;
 
-use crate::route::{Atom, Draft, Variant};
+use crate::draft::Draft;
+use crate::route::{Atom, Variant};
 use crate::shadow::Shapes;
 use crate::RouteId;
 

@@ -22,6 +22,7 @@
 )]
 
 mod constraint;
+mod draft;
 mod encode;
 mod error;
 mod flat;
@@ -59,7 +60,7 @@ use regex::bytes::CaptureLocations;
 /// ```
 pub fn pattern_pieces(pattern: &str) -> Result<Vec<PatternPiece>, InsertError> {
     let pieces = pattern::parse(pattern)?;
-    Ok(route::draft(pattern, &pieces)?.pieces)
+    Ok(draft::draft(pattern, &pieces)?.pieces)
 }
 
 /// Dense route id, `0..`, in definition order.

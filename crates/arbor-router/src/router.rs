@@ -9,6 +9,7 @@ use std::borrow::Cow;
 use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 use std::sync::OnceLock;
 
+use crate::draft::{self, Draft};
 use crate::encode::encode_non_ascii;
 use crate::error::InsertError;
 use crate::flat::Flat;
@@ -16,7 +17,7 @@ use crate::flatten::{self, flatten};
 use crate::index::Index;
 use crate::lookup::Walk;
 use crate::metadata::RouteInfo;
-use crate::route::{self, Matcher, MatcherSpec, Step};
+use crate::route::{Matcher, MatcherSpec, Step, Variant};
 use crate::segments::{Lean, Segments};
 use crate::shapes::RouteShapes;
 use crate::statics::Probe;
@@ -153,7 +154,7 @@ impl Router {
             });
         }
         let pieces = pattern::parse(pattern)?;
-        let draft = route::draft(pattern, &pieces)?;
+        let draft = draft::draft(pattern, &pieces)?;
         let id = RouteId::try_from(self.routes.len())
             .ok()
             // Ids fit in 30 bits: ranks use bit 31, and bindings may carry a flag in bit 30.
@@ -261,7 +262,7 @@ impl Router {
 
     /// Adds the leaves of route `id`'s variants, for each of its methods, to the tree. Returns the
     /// methods' ids (interned here), for the conflict index.
-    fn add_to_tree(&mut self, id: RouteId, methods: &[&str], draft: &route::Draft) -> Vec<u32> {
+    fn add_to_tree(&mut self, id: RouteId, methods: &[&str], draft: &Draft) -> Vec<u32> {
         let rank = tree::rank_of(id, draft.is_static);
         let mut method_ids = Vec::with_capacity(methods.len());
         for &m in methods {
@@ -305,7 +306,7 @@ impl Router {
         for r in &routes {
             let Some(draft) = pattern::parse(&r.pattern)
                 .ok()
-                .and_then(|pieces| route::draft(&r.pattern, &pieces).ok())
+                .and_then(|pieces| draft::draft(&r.pattern, &pieces).ok())
             else {
                 continue;
             };
@@ -318,7 +319,7 @@ impl Router {
     }
 
     /// The earliest dynamic route sharing a method that contains `variant` (of the new route).
-    fn find_shadow(&self, methods: &[&str], variant: &route::Variant) -> Option<RouteId> {
+    fn find_shadow(&self, methods: &[&str], variant: &Variant) -> Option<RouteId> {
         let routes = self.routes.all();
         self.index.as_ref()?.shapes.covering(&variant.atoms, |id| {
             routes.get(id as usize).is_some_and(|e| {
