@@ -39,6 +39,21 @@ function application(config: Parameters<typeof withEngine>[0] = {}): Application
   );
   app.post('/echo', (req, res) => res.json(req.json()));
   app.get('/kept', (_q, res) => res.header('Connection', 'keep-alive').send('kept'));
+  app.get('/stream', (_q, res) =>
+    res.send(
+      (async function* () {
+        for (let i = 0; i < 100; i++) yield `${i},`;
+      })(),
+    ),
+  );
+  app.get('/events', (_q, res) =>
+    res.sse(
+      (async function* () {
+        yield { id: 1, data: { n: 1 } };
+        yield { id: 2, data: 'two' };
+      })(),
+    ),
+  );
   return app;
 }
 
@@ -145,6 +160,21 @@ describe.skipIf(process.env.ARBOR_TEST_SERVER === 'arbor')('TLS and HTTP/2', () 
     expect(JSON.parse(missing.body)).toMatchObject({ code: 404 });
     const viaH1 = await https1(port, '/hello/linus');
     expect([viaH1.status, viaH1.protocol]).toEqual([200, 'HTTP/1.1']);
+  });
+
+  test('streamed bodies and Server-Sent Events over HTTP/2 and HTTPS', async () => {
+    const server = application({ tls: testCertificate(), http2: true }).createServer();
+    const port = await start(server);
+    const expected = Array.from({ length: 100 }, (_, i) => `${i},`).join('');
+    const overH2 = await h2(`https://localhost:${port}`, '/stream');
+    expect(overH2.body).toBe(expected);
+    expect(overH2.headers['transfer-encoding']).toBeUndefined();
+    const events = await h2(`https://localhost:${port}`, '/events');
+    expect(events.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(events.body).toBe('id: 1\ndata: {"n":1}\n\nid: 2\ndata: two\n\n');
+    const overHttps = await https1(port, '/stream');
+    expect(overHttps.headers['transfer-encoding']).toBe('chunked');
+    expect(overHttps.body).toBe(expected);
   });
 
   test('http2 without tls: cleartext HTTP/2 with prior knowledge', async () => {
