@@ -26,6 +26,7 @@ mod draft;
 mod encode;
 mod error;
 mod flat;
+mod flat_to_segments;
 mod flatten;
 mod index;
 mod lookup;

@@ -1,6 +1,7 @@
 //! [`Router`]: registration (cold path: strings, structured errors) and lookup (hot path: numbers).
 //! Its fields are private to this module and to `snapshot`, its binary form.
 
+mod codec;
 mod route_list;
 mod snapshot;
 
@@ -13,12 +14,13 @@ use crate::draft::{self, Draft};
 use crate::encode::encode_non_ascii;
 use crate::error::InsertError;
 use crate::flat::Flat;
+use crate::flat_to_segments::segment_trie;
 use crate::flatten::{self, flatten};
 use crate::index::Index;
 use crate::lookup::Walk;
 use crate::metadata::RouteInfo;
 use crate::route::{Matcher, MatcherSpec, Step, Variant};
-use crate::segments::{Lean, Segments};
+use crate::segments::Lean;
 use crate::shapes::RouteShapes;
 use crate::statics::Probe;
 use crate::tree::{self, Leaf, Tree};
@@ -423,7 +425,7 @@ impl Router {
     pub(crate) fn with_segments(&self, mut flat: Flat) -> Flat {
         let ranked = self.options.order == Order::Definition || flat.rank_depth_first();
         flat.segments = if ranked {
-            Segments::build(&flat, &self.matchers)
+            segment_trie(&flat, &self.matchers)
         } else {
             None
         };

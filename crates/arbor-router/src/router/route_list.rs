@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use super::snapshot;
+use super::codec::decode_metadata;
 use crate::metadata::RouteInfo;
 use crate::shapes::RouteShapes;
 
@@ -18,7 +18,7 @@ pub(super) struct RouteList {
 
 #[derive(Debug, Clone)]
 struct Loaded {
-    /// The snapshot's metadata section, checked against `shapes` at load (`snapshot::check_metadata`),
+    /// The snapshot's metadata section, checked against `shapes` at load (`codec::check_metadata`),
     /// so decoding it cannot fail.
     bytes: Box<[u8]>,
     shapes: RouteShapes,
@@ -70,7 +70,7 @@ impl RouteList {
         if let Some(loaded) = self.loaded.take() {
             self.routes = match loaded.decoded.into_inner() {
                 Some(routes) => routes,
-                None => snapshot::decode_metadata(&loaded.bytes, &loaded.shapes, &loaded.methods),
+                None => decode_metadata(&loaded.bytes, &loaded.shapes, &loaded.methods),
             };
         }
         &mut self.routes
@@ -88,6 +88,6 @@ impl RouteList {
 
 impl Loaded {
     fn decode(&self) -> Vec<RouteInfo> {
-        snapshot::decode_metadata(&self.bytes, &self.shapes, &self.methods)
+        decode_metadata(&self.bytes, &self.shapes, &self.methods)
     }
 }

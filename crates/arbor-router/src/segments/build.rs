@@ -1,4 +1,5 @@
-//! The build: the segment trie of a flat tree's dynamic routes, made once per change of the routes.
+//! The build: a builder of the segment trie's nodes, fed by `flat_to_segments.rs` (a walk of the flat
+//! tree, once per change of the routes), and the layout of what it built.
 
 use std::hash::BuildHasher;
 
@@ -7,8 +8,6 @@ use foldhash::HashMap;
 
 use super::layout::{slot_of, to_u32, SegKey, SegNode, Segments, LINEAR, SEVERAL};
 use crate::constraint::Check;
-use crate::flat::{Flat, KIND_SEGMENT};
-use crate::route::Matcher;
 use crate::words::{mask_of, word_at};
 use crate::NONE;
 
@@ -21,7 +20,7 @@ fn word_of(bytes: &[u8], at: usize) -> u64 {
 /// and beside them what only the build needs. A table of 10,000 routes builds ~13,000 nodes while
 /// the registration tree and the flat tree are alive, and WebAssembly memory keeps its peak: no
 /// second copy of the nodes.
-struct Builder {
+pub(crate) struct Builder {
     nodes: Vec<SegNode>,
     /// Per node: its parent, and for a static child its segment in `text` (length 0 otherwise).
     parents: Vec<u32>,
@@ -74,7 +73,7 @@ impl Builder {
             && self.key(child) == segment
     }
 
-    fn static_child(&mut self, at: u32, segment: &[u8]) -> u32 {
+    pub(crate) fn static_child(&mut self, at: u32, segment: &[u8]) -> u32 {
         let hash = self.hasher.hash_one(segment) as u32;
         match self.index.get(&(at, hash)) {
             Some(&c) if self.is_key(c, at, segment) => return c,
@@ -101,7 +100,12 @@ impl Builder {
     /// The parameter child of `at` with the constraint of `matcher` (`check`: `None` for a plain
     /// parameter). While building, `at`'s parameter children are chained by `next_param` in the
     /// order made, each with its `own_check`; `lay_out` orders them.
-    fn param_child(&mut self, at: u32, matcher: u32, check: Option<&Check>) -> Option<u32> {
+    pub(crate) fn param_child(
+        &mut self,
+        at: u32,
+        matcher: u32,
+        check: Option<&Check>,
+    ) -> Option<u32> {
         let check = match check {
             None => NONE,
             Some(check) => *self.check_of_matcher.entry(matcher).or_insert_with(|| {
@@ -129,147 +133,71 @@ impl Builder {
     }
 }
 
-/// Where the conversion of a flat node starts: the trie's node, where its segment begins in the
-/// text from the root (`Segments::build`'s `path`, cut back to `path_len`), and whether a parameter
-/// ended just before (what follows must start a segment).
-#[derive(Debug, Clone, Copy)]
-struct Cursor {
-    flat: u32,
-    at: u32,
-    path_len: usize,
-    segment_start: usize,
-    after_param: bool,
-}
-
-impl Segments {
-    /// The segment trie of `flat`'s dynamic routes (`matchers`: the router's, by id), or `None` when
-    /// the flat tree does not convert (a forged snapshot's, or static text right after a parameter):
-    /// the byte walk then runs alone.
-    pub(crate) fn build(flat: &Flat, matchers: &[Matcher]) -> Option<Self> {
-        let mut b = Builder {
-            nodes: Vec::with_capacity(flat.nodes.len()),
-            parents: Vec::with_capacity(flat.nodes.len()),
-            key_ranges: Vec::with_capacity(flat.nodes.len()),
+impl Builder {
+    /// An empty builder with room for about `nodes` nodes (the trie has about as many as the flat
+    /// tree it is made from).
+    pub(crate) fn with_capacity(nodes: usize) -> Builder {
+        Builder {
+            nodes: Vec::with_capacity(nodes),
+            parents: Vec::with_capacity(nodes),
+            key_ranges: Vec::with_capacity(nodes),
             text: Vec::new(),
             checks: Vec::new(),
             check_matchers: Vec::new(),
             check_of_matcher: HashMap::default(),
             // About one static child per flat node: sized once instead of rehashed as it grows.
-            index: HashMap::with_capacity_and_hasher(flat.nodes.len(), Default::default()),
+            index: HashMap::with_capacity_and_hasher(nodes, Default::default()),
             hasher: FixedState::default(),
-        };
-        let mut roots = Vec::with_capacity(flat.roots.len());
-        let mut seen = vec![false; flat.nodes.len()];
-        // The static text from the root to the node at hand (a parameter's place left empty).
-        let mut path: Vec<u8> = Vec::new();
-        for &root in &flat.roots {
-            if root == NONE {
-                roots.push(NONE);
-                continue;
-            }
-            let at = b.push(NONE);
-            roots.push(at);
-            let mut stack = vec![Cursor {
-                flat: root,
-                at,
-                path_len: 0,
-                segment_start: 0,
-                after_param: false,
-            }];
-            while let Some(mut cur) = stack.pop() {
-                // A tree reaches each node once; a forged snapshot's might not.
-                let seen = seen.get_mut(cur.flat as usize)?;
-                if *seen {
-                    return None;
-                }
-                *seen = true;
-                path.truncate(cur.path_len);
-                let node = flat.nodes.get(cur.flat as usize)?;
-                if node.matcher != NONE {
-                    let segment = path.get(cur.segment_start..).unwrap_or_default();
-                    let child = match matchers.get(node.matcher as usize) {
-                        _ if segment != b"/" => None,
-                        _ if node.kind == KIND_SEGMENT => b.param_child(cur.at, node.matcher, None),
-                        Some(Matcher::Segment(Some(check))) => {
-                            b.param_child(cur.at, node.matcher, Some(check))
-                        }
-                        _ => None,
-                    };
-                    let Some(child) = child else {
-                        // Not a parameter that is the whole segment: left to the byte walk, which
-                        // the lean walk calls when this subtree could win.
-                        let slot = &mut b.nodes.get_mut(cur.at as usize)?.general_rank;
-                        *slot = (*slot).min(node.min_rank);
-                        continue;
-                    };
-                    cur.at = child;
-                    cur.segment_start = path.len();
-                    cur.after_param = true;
-                } else {
-                    let start = node.label_start as usize;
-                    let label = flat.labels.get(start..start + node.label_len as usize)?;
-                    Self::feed(&mut b, &mut cur, &mut path, label)?;
-                }
-                if node.leaf_route != NONE {
-                    let segment = path.get(cur.segment_start..).unwrap_or_default();
-                    let at = if segment.is_empty() {
-                        cur.at
-                    } else {
-                        b.static_child(cur.at, segment)
-                    };
-                    let leaf = b.nodes.get_mut(at as usize)?;
-                    if node.leaf_rank < leaf.leaf_rank {
-                        leaf.leaf_rank = node.leaf_rank;
-                        leaf.leaf_route = node.leaf_route;
-                        leaf.layout_start = node.layout_start;
-                        leaf.layout_len = node.layout_len;
-                        leaf.direct = node.direct;
-                    }
-                }
-                if node.tail_len > 0 {
-                    let tail = node.tail.to_le_bytes();
-                    let tail = tail.get(..node.tail_len as usize)?;
-                    Self::feed(&mut b, &mut cur, &mut path, tail)?;
-                }
-                if node.statics + node.n_statics != node.dynamics {
-                    return None;
-                }
-                cur.path_len = path.len();
-                for c in node.statics..node.dynamics + node.n_dynamics {
-                    stack.push(Cursor { flat: c, ..cur });
-                }
-            }
         }
-        // What only the build needed is freed, so that the arrays laid out next can take its
-        // memory.
-        drop(seen);
-        drop(path);
-        b.index = HashMap::default();
-        b.check_of_matcher = HashMap::default();
-        Some(Self::lay_out(b, roots))
     }
 
-    /// Feeds static text: each `/` that does not start the segment at hand closes it, as a static
-    /// child. Static text right after a parameter must start a segment.
-    fn feed(b: &mut Builder, cur: &mut Cursor, path: &mut Vec<u8>, text: &[u8]) -> Option<()> {
-        if text.is_empty() {
-            return Some(());
-        }
-        if cur.after_param && text.first() != Some(&b'/') {
-            return None;
-        }
-        cur.after_param = false;
-        for &byte in text {
-            if byte == b'/' && path.len() > cur.segment_start {
-                let segment = path.get(cur.segment_start..).unwrap_or_default();
-                cur.at = b.static_child(cur.at, segment);
-                cur.segment_start = path.len();
-            }
-            path.push(byte);
+    /// A new root node (one per method with dynamic routes).
+    pub(crate) fn root(&mut self) -> u32 {
+        self.push(NONE)
+    }
+
+    /// Records below `at` a child the lean walk does not hold, whose subtree's smallest rank is
+    /// `rank`: the walk hands a lookup to the byte walk when that could beat its answer.
+    pub(crate) fn leave_to_byte_walk(&mut self, at: u32, rank: u32) -> Option<()> {
+        let slot = &mut self.nodes.get_mut(at as usize)?.general_rank;
+        *slot = (*slot).min(rank);
+        Some(())
+    }
+
+    /// Puts a leaf at `at`, unless it already holds one of smaller rank.
+    pub(crate) fn offer_leaf(&mut self, at: u32, leaf: SegLeaf) -> Option<()> {
+        let node = self.nodes.get_mut(at as usize)?;
+        if leaf.rank < node.leaf_rank {
+            node.leaf_rank = leaf.rank;
+            node.leaf_route = leaf.route;
+            node.layout_start = leaf.layout_start;
+            node.layout_len = leaf.layout_len;
+            node.direct = leaf.direct;
         }
         Some(())
     }
 
+    /// The trie, laid out; `roots`: the root per method id (`NONE` for none).
+    pub(crate) fn finish(mut self, roots: Vec<u32>) -> Segments {
+        // What only the build needed is freed, so that the arrays laid out next can take its
+        // memory.
+        self.index = HashMap::default();
+        self.check_of_matcher = HashMap::default();
+        Segments::lay_out(self, roots)
+    }
+}
+
+/// A route ending at a node: its rank, and its values' layout in the flat tree's `layouts`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SegLeaf {
+    pub(crate) rank: u32,
+    pub(crate) route: u32,
+    pub(crate) layout_start: u32,
+    pub(crate) layout_len: u32,
+    pub(crate) direct: bool,
+}
+
+impl Segments {
     /// The builder's nodes completed: subtree minimums, and each node's static children side by
     /// side in `keys` (with a hash table beyond `LINEAR` of them).
     fn lay_out(b: Builder, roots: Vec<u32>) -> Segments {

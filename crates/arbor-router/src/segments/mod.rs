@@ -25,9 +25,9 @@
 //! a rank is the route's place in the definition; in specificity order, its leaf's place in the byte
 //! walk's depth-first order (`Flat::rank_depth_first`), whose first match is then the smallest rank.
 //!
-//! One phase per file: `layout.rs` (the nodes and keys every phase shares), `build.rs` (the trie of a
-//! flat tree), `snapshot.rs` (the trie as plain numbers, and the checks a loaded one passes) and
-//! `search.rs` (the walk).
+//! One phase per file: `layout.rs` (the nodes and keys every phase shares), `build.rs` (the builder,
+//! which `flat_to_segments.rs` feeds from the flat tree), `snapshot.rs` (the trie as plain numbers,
+//! and the checks a loaded one passes) and `search.rs` (the walk).
 
 mod build;
 mod layout;
@@ -36,6 +36,7 @@ mod snapshot;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use build::{Builder, SegLeaf};
 pub(crate) use layout::Segments;
 pub(crate) use search::{Lean, LeanBuffers};
 pub(crate) use snapshot::{SegmentParts, DEFAULT_WORDS};

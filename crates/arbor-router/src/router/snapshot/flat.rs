@@ -18,7 +18,7 @@ use crate::shapes::RouteShapes;
 use crate::statics::{Entry, Statics, EMPTY};
 use crate::{MAX_VALUES, NONE};
 
-use super::{corrupt, u32_at, Reader, Writer};
+use crate::router::codec::{corrupt, u32_at, Reader, Writer};
 use crate::SnapshotError;
 
 /// Bytes of one node in the snapshot (the minimum a forged count is checked against).
