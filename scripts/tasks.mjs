@@ -6,6 +6,7 @@
 //   bench:http  HTTP benchmarks against the usual frameworks
 //   bench:startup  10,000-route start-up with and without the route cache
 //   bench:soak  load + soak + graceful shutdown under load against the reference server
+//   bench:io    static files, a streamed body, SSE and compression against their usual plugins
 import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -136,6 +137,11 @@ function benchStartup(extraArgs) {
   );
 }
 
+function benchIo(extraArgs) {
+  build();
+  run(process.execPath, ['--import', 'tsx', join(root, 'benches', 'io', 'run.ts'), ...extraArgs], inRoot);
+}
+
 const tasks = {
   build,
   start,
@@ -144,6 +150,7 @@ const tasks = {
   'bench:http': benchHttp,
   'bench:soak': benchSoak,
   'bench:startup': benchStartup,
+  'bench:io': benchIo,
 };
 const [, , name = 'test', ...rest] = process.argv;
 const task = tasks[name];
