@@ -188,6 +188,8 @@ app.post('/items', h);
         operationId: 'getItemsById',
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
         responses: { default: { description: 'Response' } },
+        // Another operation names a scheme: this one says it needs none (what leaving it out means).
+        security: [],
       },
     });
   });

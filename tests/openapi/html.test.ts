@@ -15,6 +15,8 @@ const fx = fixture(
 @param {string} name.body.required - Name
 @response 200 {Thing} The thing
 @response 404 Gone
+@response 201 {file} application/pdf - The receipt
+@response 202 {Thing} text/event-stream - Changes
 @example request
 {"name": "</script><script>alert(1)</script>"}
 @example response 200
@@ -25,6 +27,9 @@ const fx = fixture(
     '/things/:id<int>',
     'put',
     `
+/**
+ * @tag A&B - Tags ${evil}
+ */
 /**
  * @schema Thing
  * @property {integer} id - Identifier
@@ -83,6 +88,9 @@ describe('generateHtml', () => {
       '<span class="badge">deprecated</span>',
       'security: <code>bearerAuth</code>',
       '<code>404</code></td><td>Gone',
+      'application/pdf</span><p>binary</p>',
+      'text/event-stream</span><p>string <span class="muted">Server-Sent Events; each event&#39;s data: Thing, as JSON</span>',
+      '<li><span class="tag">A&amp;B</span> Tags &lt;img',
     ]) {
       expect(html).toContain(text);
     }

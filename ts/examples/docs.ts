@@ -13,6 +13,12 @@ export const securitySchemes: Record<string, SecurityScheme> = {
   basicAuth: { type: 'http', scheme: 'basic' },
 };
 
+/**
+ * The reference applications' server: the origin that serves the document (a relative URL, which OpenAPI
+ * resolves against the document's own URL), since they run wherever they are started, on any port.
+ */
+export const SAME_ORIGIN = { url: '/', description: 'The server this document was loaded from' };
+
 export function mountReferenceDocs(app: Application): MountedDocs {
   return mountDocs(app, { security: securitySchemes });
 }

@@ -8,7 +8,7 @@
  * With `ARBOR_NO_LISTEN=1` (how the `arbor` CLI loads it) everything is registered but nothing listens.
  */
 import { Application, type ApplicationConfig, requestLogger } from '../src/app/index.js';
-import { mountReferenceDocs } from './docs.js';
+import { mountReferenceDocs, SAME_ORIGIN } from './docs.js';
 import { productsCors, registerProducts } from './products/app.js';
 import { API_VERSION, registerTasks } from './tasks/app.js';
 import { REFERENCE_VALIDATION } from './validation.js';
@@ -23,7 +23,7 @@ export function createDemoApp(config: ApplicationConfig = {}): Application {
         description: 'The tasks and products reference applications',
         license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
       },
-      servers: [{ url: 'http://localhost:3000', description: 'Local development' }],
+      servers: [SAME_ORIGIN],
     },
     validate: REFERENCE_VALIDATION,
     // Each request log record and error record carries the id the client gets back (docs/LOGGING.md).

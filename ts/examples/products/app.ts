@@ -56,6 +56,11 @@
  * @property {string} name - Display name
  * @property {string} email - Contact address (v2 only)
  */
+
+/**
+ * @tag Products - The catalogue: anyone reads it, writes need a bearer token
+ * @tag Users - The users listing, in two versions (v1 is deprecated)
+ */
 import {
   Application,
   type ApplicationConfig,
@@ -64,7 +69,7 @@ import {
   type Registrar,
   requestLogger,
 } from '../../src/app/index.js';
-import { mountReferenceDocs } from '../docs.js';
+import { mountReferenceDocs, SAME_ORIGIN } from '../docs.js';
 import { REFERENCE_VALIDATION } from '../validation.js';
 import { bearerAuth, configuredToken } from './auth.js';
 import { Catalog } from './catalog.js';
@@ -161,6 +166,7 @@ function registerApiRoutes(api: Registrar, products: ProductController): void {
    * @description Deprecated: use `GET /api/v2/users`, which adds the e-mail address.
    * @produces application/json
    * @response 200 {array<User>} Users with id and name
+   * @response 4XX {Error} Refused before the handler ran: a body over the size limit (413), malformed JSON (400), an encoded body (415)
    * @deprecated true
    * @tags Users
    */
@@ -170,6 +176,7 @@ function registerApiRoutes(api: Registrar, products: ProductController): void {
    * @summary List users (v2)
    * @produces application/json
    * @response 200 {array<User>} Users with id, name and e-mail
+   * @response 4XX {Error} Refused before the handler ran: a body over the size limit (413), malformed JSON (400), an encoded body (415)
    * @tags Users
    */
   api.get('/v2/users', [products, 'usersV2']).name('users.v2');
@@ -192,8 +199,9 @@ export function createProductsApp(options: ProductsAppOptions = {}): Application
         title: 'Products API',
         version: '1.0.0',
         description: 'A product catalogue with bearer auth on writes',
+        license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
       },
-      servers: [{ url: 'http://localhost:3000', description: 'Local development' }],
+      servers: [SAME_ORIGIN],
     },
     validate: REFERENCE_VALIDATION,
     ...options.config,

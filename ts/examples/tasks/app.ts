@@ -16,6 +16,11 @@
  * @property {string} error - What went wrong
  * @property {integer} code - The HTTP status code
  */
+
+/**
+ * @tag Tasks - The task list: create, list, show, update and delete tasks
+ * @tag Meta - The API's name and version
+ */
 import {
   Application,
   type ApplicationConfig,
@@ -24,7 +29,7 @@ import {
   type Registrar,
   requestLogger,
 } from '../../src/app/index.js';
-import { mountReferenceDocs } from '../docs.js';
+import { mountReferenceDocs, SAME_ORIGIN } from '../docs.js';
 import { REFERENCE_VALIDATION } from '../validation.js';
 import { TaskController } from './controller.js';
 import { TaskStore } from './store.js';
@@ -45,6 +50,7 @@ export function registerTasks(app: Registrar, options: TasksOptions = {}): void 
    * @description The name and version of the API.
    * @produces application/json
    * @response 200 An object with `message` and `version`
+   * @response 4XX {Error} Refused before the handler ran: a body over the size limit (413), malformed JSON (400), an encoded body (415)
    * @tags Meta
    */
   app.get('/', [tasks, 'home']).name('home');
@@ -119,7 +125,15 @@ export interface TasksAppOptions extends TasksOptions {
 /** The tasks application on its own, with the logging and CORS middleware of the original. */
 export function createTasksApp(options: TasksAppOptions = {}): Application {
   const app = new Application({
-    openapi: { info: { title: 'Tasks API', version: API_VERSION, description: 'An in-memory task list' } },
+    openapi: {
+      info: {
+        title: 'Tasks API',
+        version: API_VERSION,
+        description: 'An in-memory task list',
+        license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
+      },
+      servers: [SAME_ORIGIN],
+    },
     validate: REFERENCE_VALIDATION,
     ...options.config,
   });

@@ -186,33 +186,25 @@ export class ContractCompiler {
   ): ((res: Response) => Response) | null {
     const documented = Object.keys(contract.responses);
     if (documented.length === 0) return null;
-    const validators = new Map<string, ValidateFunction | null>();
-    for (const [status, schema] of Object.entries(contract.responses))
-      validators.set(status, schema === null ? null : this.#json().compile(this.#withDefinitions(schema)));
+    const checks = new Map<string, { validate: ValidateFunction | null; otherMedia: string[] }>();
+    for (const [status, { schema, otherMedia }] of Object.entries(contract.responses)) {
+      const validate = schema === null ? null : this.#json().compile(this.#withDefinitions(schema));
+      checks.set(status, { validate, otherMedia });
+    }
     const successes = documented.some((s) => s.startsWith('2'));
     return (res) => {
       const status = res.getStatus();
       const key = String(status);
-      // `null`: documented without a schema (anything goes); `undefined`: not documented.
-      const validate = validators.has(key) ? validators.get(key) : validators.get('default');
+      // The status, its range (`4XX`), then `default`; `undefined`: not documented.
+      const check = checks.get(key) ?? checks.get(`${key[0]}XX`) ?? checks.get('default');
       let problem: ResponseValidationError | null = null;
-      if (validate === undefined) {
+      if (check === undefined) {
         // Errors the framework answers (413, 415, a bound 404, …) are not the operation's to document;
         // a success the operation does not list is.
         if (successes && key.startsWith('2'))
           problem = new ResponseValidationError(label, status, [], 'is not a documented status');
-      } else if (validate !== null && status !== 204 && status !== 304) {
-        const body = responseJson(res);
-        if (body === NOT_JSON) {
-          problem = new ResponseValidationError(
-            label,
-            status,
-            [],
-            'has a documented schema but no JSON body',
-          );
-        } else if (!validate(body)) {
-          problem = new ResponseValidationError(label, status, toDetails(validate.errors, 'body'));
-        }
+      } else if (check.validate !== null && status !== 204 && status !== 304) {
+        problem = bodyProblem(label, status, check.validate, responseJson(res, check.otherMedia));
       }
       if (problem === null) return res;
       if (mode === 'throw') throw problem;
@@ -295,14 +287,38 @@ function toDetails(errors: ErrorObject[] | null | undefined, body: 'body' | null
   return details;
 }
 
-const NOT_JSON = Symbol('not JSON');
+function bodyProblem(
+  label: string,
+  status: number,
+  validate: ValidateFunction,
+  body: unknown,
+): ResponseValidationError | null {
+  if (body === UNCHECKED) return null;
+  if (body === NOT_JSON)
+    return new ResponseValidationError(label, status, [], 'has a documented schema but no JSON body');
+  return validate(body)
+    ? null
+    : new ResponseValidationError(label, status, toDetails(validate.errors, 'body'));
+}
 
-function responseJson(res: Response): unknown {
-  const body = res.getBody();
-  if (typeof body !== 'string' || !/[/+]json\b/i.test(String(res.getHeader('Content-Type') ?? '')))
-    return NOT_JSON;
+const NOT_JSON = Symbol('not JSON');
+const UNCHECKED = Symbol('unchecked');
+
+/**
+ * The response's JSON body; {@link UNCHECKED} for a body validation cannot or should not read: a streamed
+ * one (`res.sse()`, `res.sendFile()`, `res.send(readable)`: neither a string nor bytes, and not in
+ * memory), or one sent as a non-JSON media type the status documents (`otherMedia`).
+ */
+function responseJson(res: Response, otherMedia: readonly string[]): unknown {
+  // `unknown`: the body may be a kind this module does not know (a stream); only text and bytes are read.
+  const body: unknown = res.getBody();
+  if (body !== null && typeof body !== 'string' && !(body instanceof Uint8Array)) return UNCHECKED;
+  const contentType = String(res.getHeader('Content-Type') ?? '');
+  const media = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (otherMedia.includes(media)) return UNCHECKED;
+  if (body === null || !/[/+]json\b/i.test(contentType)) return NOT_JSON;
   try {
-    return JSON.parse(body);
+    return JSON.parse(typeof body === 'string' ? body : new TextDecoder().decode(body));
   } catch {
     return NOT_JSON;
   }

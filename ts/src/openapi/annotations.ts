@@ -6,7 +6,8 @@
  * 2. the block that ends just above the registration call (`callSite`), only blank lines in between;
  * 3. the block that ends just above the handler (`handlerLocation`: a controller method of a resource).
  * A block without `@api` above a call that registered several routes (`resource()`) is ambiguous and is
- * reported rather than copied onto all of them. `@schema` blocks are collected from every scanned file.
+ * reported rather than copied onto all of them. `@schema` and `@tag` blocks are collected from every
+ * scanned file.
  * Scanned files: the call-site and handler files of the routes, plus `options.sources`.
  */
 
@@ -17,7 +18,7 @@ import { emitOnce } from './diagnostics.js';
 import { normalisePath, piecesKey } from './paths.js';
 import { expandSources, parsedBlock, type SourceFile, sourceFile, toPath } from './source-cache.js';
 import { isAnnotationBlock, type ParsedBlock } from './tags.js';
-import type { AnnotationSet, Diagnostic, OperationDoc, RegisteredRoute, SchemaDoc } from './types.js';
+import type { AnnotationSet, Diagnostic, OperationDoc, RegisteredRoute, SchemaDoc, TagDoc } from './types.js';
 
 export interface ReadOptions {
   /** Extra files or directories to scan for `@api` and `@schema` blocks. */
@@ -81,6 +82,7 @@ export function readAnnotations(
   const diagnostics: Diagnostic[] = [];
   const seenBlocks = new Set<ParsedBlock>();
   const schemas: Record<string, SchemaDoc> = {};
+  const tags: Record<string, TagDoc> = {};
   const operations: Record<string, OperationDoc> = {};
   const docOf = (source: SourceFile, block: DocBlock): ParsedBlock => {
     const parsed = parsedBlock(source, block);
@@ -99,6 +101,17 @@ export function readAnnotations(
             message: `${schema.file}:${schema.line}: @schema ${schema.name} is already defined at ${earlier.file}:${earlier.line}`,
           });
         } else schemas[schema.name] ??= schema;
+      }
+      for (const tag of parsed.tags) {
+        const earlier = tags[tag.name];
+        if (earlier && earlier.description !== tag.description) {
+          diagnostics.push({
+            code: 'DUPLICATE_TAG',
+            file: tag.file,
+            line: tag.line,
+            message: `${tag.file}:${tag.line}: @tag ${tag.name} is already described at ${earlier.file}:${earlier.line}`,
+          });
+        } else tags[tag.name] ??= tag;
       }
     }
     return parsed;
@@ -215,7 +228,7 @@ export function readAnnotations(
   checkUnattached(routes, operations, sources, diagnostics);
   checkPathParams(routes, operations, diagnostics);
   if (options.warn !== false) emitOnce(diagnostics);
-  return { version: 1, operations, schemas, diagnostics };
+  return { version: 1, operations, schemas, tags, diagnostics };
 }
 
 /** How far above a registration a block still reads as meant for it (a line or two slipped in between). */

@@ -7,6 +7,7 @@
  * `@schema` components under `definitions` and `$ref`s pointing there.
  */
 import type { ParamInfo } from '../engine/engine.js';
+import { isFileResponse, isJsonMedia, responseMediaTypes } from './media.js';
 import { type JsonSchema, parseType, typeToSchema } from './type-expr.js';
 import type { AnnotationSet, OperationDoc } from './types.js';
 
@@ -27,8 +28,19 @@ export interface RouteContract {
   params: ParamContract[];
   /** The JSON body's schema (`@body`, and an object with the `.body.` fields), or `null` when none is declared. */
   body: JsonSchema | null;
-  /** Documented response schemas by status (`'200'`, `'default'`); `null`: documented without a schema. */
-  responses: Record<string, JsonSchema | null>;
+  /** Documented responses by status (`'200'`, `'4XX'`, `'default'`). */
+  responses: Record<string, ResponseContract>;
+}
+
+/** What response validation knows of one documented status. */
+export interface ResponseContract {
+  /**
+   * The JSON body's schema; `null` when there is nothing to check: no type, a `{file}`, or no JSON media
+   * type (an event stream, `text/csv`): the document's schema describes those, it does not bind them.
+   */
+  schema: JsonSchema | null;
+  /** The status's non-JSON media types: a body sent as one of them is not checked against `schema`. */
+  otherMedia: string[];
 }
 
 const COMPONENTS = '#/components/schemas/';
@@ -93,10 +105,15 @@ export function routeContract(doc: OperationDoc, engineParams: readonly ParamInf
     const schema = toDefinitions(typeToSchema(whole, '3.1.0'));
     body = body === null ? schema : { allOf: [schema, body] };
   }
-  const responses: Record<string, JsonSchema | null> = {};
+  const responses: Record<string, ResponseContract> = {};
   for (const r of doc.responses) {
-    const type = r.type === null ? null : parseType(r.type);
-    responses[r.status] = type === null ? null : toDefinitions(typeToSchema(type, '3.1.0'));
+    const media = responseMediaTypes(doc, r);
+    const json = media.some(isJsonMedia);
+    const type = r.type === null || isFileResponse(r) || !json ? null : parseType(r.type);
+    responses[r.status] = {
+      schema: type === null ? null : toDefinitions(typeToSchema(type, '3.1.0')),
+      otherMedia: media.filter((m) => !isJsonMedia(m)),
+    };
   }
   return { params, body, responses };
 }

@@ -16,6 +16,7 @@ import type {
   ExportOptions,
   OpenApiDocument,
   OpenApiVersion,
+  TagConfig,
 } from './types.js';
 
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
@@ -95,7 +96,8 @@ function documentValidation(operation: Record<string, unknown>): void {
   const ordered: Record<string, unknown> = {};
   let placed = false;
   for (const [status, response] of Object.entries(responses)) {
-    if (!placed && (status === 'default' || Number(status) > 400)) {
+    // Before `default`, a later status, or a range (`4XX`, `5XX`), which a specific code precedes.
+    if (!placed && (status === 'default' || Number(status) > 400 || /^[45]XX$/.test(status))) {
       ordered['400'] = validationResponse();
       placed = true;
     }
@@ -157,7 +159,8 @@ export function exportWithDiagnostics(app: DocumentSource, options: ExportOption
 
   const paths: OpenApiDocument['paths'] = {};
   const ids = new Set<string>();
-  const tagNames: string[] = (options.tags ?? []).map((t) => t.name);
+  const configuredTags = [...(options.tags ?? []), ...(app.config?.openapi?.tags ?? [])];
+  const tagNames: string[] = [...new Set(configuredTags.map((t) => t.name))];
   const security = options.security ?? {};
   const reportedSchemes = new Set<string>();
   for (const route of routes) {
@@ -213,16 +216,15 @@ export function exportWithDiagnostics(app: DocumentSource, options: ExportOption
   const document: OpenApiDocument = { openapi: version, info: info(app, version), paths };
   const servers = app.config?.openapi?.servers;
   if (servers?.length) document.servers = servers;
+  if (statePublicOperations(paths)) document.security = [];
   const components: Record<string, unknown> = {};
   if (Object.keys(componentSchemas).length) components.schemas = componentSchemas;
-  if (Object.keys(security).length) components.securitySchemes = security;
+  // Only the schemes some operation names: a declared scheme nothing requires documents nothing.
+  const named = new Set(namedSchemes(paths));
+  const schemes = Object.entries(security).filter(([name]) => named.has(name));
+  if (schemes.length) components.securitySchemes = Object.fromEntries(schemes);
   if (Object.keys(components).length) document.components = components;
-  if (tagNames.length) {
-    document.tags = tagNames.map((name) => {
-      const description = options.tags?.find((t) => t.name === name)?.description;
-      return description ? { name, description } : { name };
-    });
-  }
+  if (tagNames.length) document.tags = topLevelTags(tagNames, configuredTags, annotations);
   emitOnce(diagnostics);
   return { document, diagnostics };
 }
@@ -242,4 +244,44 @@ export class OpenApiExporter {
   static generateHtml(document: OpenApiDocument): string {
     return generateHtml(document);
   }
+}
+
+/** The scheme names the operations' `security` lists name. */
+function namedSchemes(paths: OpenApiDocument['paths']): string[] {
+  return Object.values(paths).flatMap((item) =>
+    Object.values(item).flatMap((op) =>
+      ((op.security ?? []) as Record<string, unknown>[]).flatMap((requirement) => Object.keys(requirement)),
+    ),
+  );
+}
+
+/**
+ * Says which operations are public, as linters (Redocly's `security-defined`) want it said rather than
+ * left to the reader: when some operation names a scheme, every other one gets `security: []` (no
+ * credentials needed); when none does, the document's root `security: []` says so once. Both mean what
+ * leaving `security` out means; they only show it was not forgotten. Returns true for the root form.
+ */
+function statePublicOperations(paths: OpenApiDocument['paths']): boolean {
+  const operations = Object.values(paths).flatMap((item) => Object.values(item));
+  if (!operations.some((op) => Array.isArray(op.security) && op.security.length > 0)) return true;
+  for (const op of operations) op.security ??= [];
+  return false;
+}
+
+/**
+ * The top-level tags: the configured ones first (export options, then `config.openapi.tags`), then the
+ * ones operations use, in order of appearance. A description comes from the options, else the config,
+ * else a `@tag` annotation.
+ */
+function topLevelTags(
+  names: readonly string[],
+  configured: readonly TagConfig[],
+  annotations: AnnotationSet,
+): Record<string, unknown>[] {
+  return names.map((name) => {
+    const description =
+      configured.find((t) => t.name === name && t.description)?.description ??
+      annotations.tags?.[name]?.description;
+    return description ? { name, description } : { name };
+  });
 }

@@ -42,6 +42,8 @@ function typeHtml(schemaValue: unknown): string {
       return schema.nullable === true ? `${inner} | null` : inner;
     }
   }
+  // 3.1's raw bytes: no type, the media type in `contentMediaType` (3.0.3 says `string (binary)`).
+  if (schema.type === undefined && typeof schema.contentMediaType === 'string') return 'binary';
   const types = (Array.isArray(schema.type) ? schema.type : [schema.type ?? 'any']).map(String);
   let text = types
     .map((t) => (t === 'array' ? `array&lt;${typeHtml(schema.items)}&gt;` : escapeHtml(t)))
@@ -89,7 +91,7 @@ function contentHtml(contentValue: unknown): string {
         schema.type === 'object' && schema.properties
           ? propertiesHtml(schema)
           : mediaObject.schema
-            ? `<p>${typeHtml(schema)}</p>`
+            ? `<p>${typeHtml(schema)}${schema.description ? ` <span class="muted">${escapeHtml(schema.description)}</span>` : ''}</p>`
             : '';
       const example =
         'example' in mediaObject ? `<p class="muted">Example</p>${json(mediaObject.example)}` : '';
@@ -175,6 +177,10 @@ export function generateHtml(document: OpenApiDocument): string {
     const server = asObject(s);
     return `<li><code>${escapeHtml(server.url)}</code> ${escapeHtml(server.description)}</li>`;
   });
+  const tags = asArray(document.tags).map((t) => {
+    const tag = asObject(t);
+    return `<li><span class="tag">${escapeHtml(tag.name)}</span> ${escapeHtml(tag.description)}</li>`;
+  });
   const title = escapeHtml(info.title);
   return `<!doctype html>
 <html lang="en">
@@ -188,7 +194,7 @@ export function generateHtml(document: OpenApiDocument): string {
 <body><main>
 <header><h1>${title}</h1><p class="muted">Version ${escapeHtml(info.version)} · OpenAPI ${escapeHtml(document.openapi)}</p>${
     info.description ? `<p>${escapeHtml(info.description)}</p>` : ''
-  }${servers.length ? `<p>Servers</p><ul>${servers.join('')}</ul>` : ''}</header>
+  }${servers.length ? `<p>Servers</p><ul>${servers.join('')}</ul>` : ''}${tags.length ? `<p>Tags</p><ul>${tags.join('')}</ul>` : ''}</header>
 <nav><h2>Operations</h2><ol>${toc.join('')}</ol></nav>
 <h2 id="operations">Endpoints</h2>
 ${operations.join('\n')}

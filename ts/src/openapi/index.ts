@@ -21,4 +21,6 @@ export type {
   ResponseDoc,
   SchemaDoc,
   SecurityScheme,
+  TagConfig,
+  TagDoc,
 } from './types.js';

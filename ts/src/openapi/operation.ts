@@ -3,9 +3,10 @@
  * parameters and a default response, so undocumented routes still appear).
  */
 import { http } from '../builtins.js';
+import { isEventStream, isFileResponse, responseMediaTypes } from './media.js';
 import type { PathVariant } from './paths.js';
 import { type JsonSchema, parseType, referencedSchemas, typeToSchema } from './type-expr.js';
-import type { OpenApiVersion, OperationDoc } from './types.js';
+import type { OpenApiVersion, OperationDoc, ResponseDoc } from './types.js';
 
 /** A type reference found while building, with where it was written (for "undefined schema"). */
 export interface TypeUse {
@@ -75,11 +76,15 @@ function responses(doc: OperationDoc | undefined, ctx: BuildContext): Record<str
       description: r.description || http.STATUS_CODES[Number(r.status)] || 'Response',
     };
     const example = doc.responseExamples[r.status];
-    if (r.type !== null || example !== undefined) {
-      const media: Record<string, unknown> =
-        r.type !== null ? { schema: schemaOf(r.type, ctx, doc.file, r.line) } : {};
-      if (example !== undefined) media.example = example;
-      response.content = Object.fromEntries(mediaTypes.map((m) => [m, media]));
+    // A media type written on the line documents a body even without a type (`@response 200 text/csv`).
+    if (r.type !== null || example !== undefined || r.media !== undefined) {
+      response.content = Object.fromEntries(
+        responseMediaTypes(doc, r).map((m) => {
+          const media = mediaObject(doc, r, m, ctx);
+          if (example !== undefined) media.example = example;
+          return [m, media];
+        }),
+      );
     }
     out[r.status] = response;
   }
@@ -92,6 +97,35 @@ function responses(doc: OperationDoc | undefined, ctx: BuildContext): Record<str
     };
   }
   return out;
+}
+
+/**
+ * One media type of a response. A file is raw bytes: `type: string, format: binary` in 3.0.3; in 3.1 a
+ * schema without `type` whose `contentMediaType` is the media type (the 3.1 specification's migration of
+ * `format: binary`: a `type: string` would claim a JSON string). An event stream is text whatever its
+ * events carry: a string, whose description names the type of each event's data.
+ */
+function mediaObject(
+  doc: OperationDoc,
+  r: ResponseDoc,
+  media: string,
+  ctx: BuildContext,
+): Record<string, unknown> {
+  if (isFileResponse(r)) {
+    const schema =
+      ctx.version === '3.0.3' ? { type: 'string', format: 'binary' } : { contentMediaType: media };
+    return { schema };
+  }
+  if (isEventStream(media)) {
+    const item = r.type === null ? null : parseType(r.type);
+    if (item === null || (item.kind === 'primitive' && item.name === 'string')) {
+      return { schema: { type: 'string' } };
+    }
+    for (const schema of referencedSchemas(item)) ctx.uses.push({ schema, file: doc.file, line: r.line });
+    const description = `Server-Sent Events; each event's data: ${r.type?.trim()}, as JSON`;
+    return { schema: { type: 'string', description } };
+  }
+  return r.type === null ? {} : { schema: schemaOf(r.type, ctx, doc.file, r.line) };
 }
 
 export function buildOperation(

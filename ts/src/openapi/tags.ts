@@ -5,8 +5,9 @@
  * description. Mistakes become diagnostics naming `file:line`; parsing goes on.
  */
 import type { DocBlock } from './comments.js';
+import { parseResponseLine } from './media.js';
 import { parseType } from './type-expr.js';
-import type { Diagnostic, DiagnosticCode, OperationDoc, ParamLocation, SchemaDoc } from './types.js';
+import type { Diagnostic, DiagnosticCode, OperationDoc, ParamLocation, SchemaDoc, TagDoc } from './types.js';
 
 interface RawTag {
   name: string;
@@ -23,6 +24,8 @@ export interface ParsedBlock {
   /** Null when the block is only `@schema` definitions. */
   operation: OperationDoc | null;
   schemas: SchemaDoc[];
+  /** `@tag Name - description` lines (anywhere: in a block of their own, or beside other tags). */
+  tags: TagDoc[];
   diagnostics: Diagnostic[];
 }
 
@@ -43,7 +46,7 @@ const SCHEMA_TAGS = new Set(['schema', 'property', 'description', 'example']);
 
 /** Whether a block found away from a call site is meant for us (ordinary JSDoc elsewhere is ignored). */
 export function isAnnotationBlock(block: DocBlock): boolean {
-  return block.lines.some((l) => /^\s*@(api|schema)\b/.test(l.text));
+  return block.lines.some((l) => /^\s*@(api|schema|tag)\b/.test(l.text));
 }
 
 function splitTags(block: DocBlock): { leading: string; tags: RawTag[] } {
@@ -66,7 +69,6 @@ function splitTags(block: DocBlock): { leading: string; tags: RawTag[] } {
 }
 
 const PARAM = /^\{([^}]+)\}\s+([^\s.{}]+)\.([A-Za-z]+)(?:\.([A-Za-z]+))?(?:\s+-?\s*([\s\S]*))?$/;
-const RESPONSE = /^(\d{3}|[1-5]XX|default)(?:\s+\{([^}]+)\})?(?:\s+-?\s*([\s\S]*))?$/;
 const PROPERTY = /^\{([^}]+)\}\s+([^\s.{}]+)(?:\.(required|optional))?(?:\s+-?\s*([\s\S]*))?$/;
 const BODY = /^\{([^}]+)\}(?:\s+(required|optional)\b)?(?:\s+-?\s*([\s\S]*))?$/;
 const LOCATIONS: readonly string[] = ['path', 'query', 'header', 'cookie', 'body'];
@@ -95,6 +97,7 @@ export function parseBlock(block: DocBlock, file: string): ParsedBlock {
   let api: ParsedBlock['api'] = null;
   let hasOperationTag = false;
   const schemas: SchemaDoc[] = [];
+  const tagDocs: TagDoc[] = [];
   let schema: SchemaDoc | null = null;
 
   const parseJson = (tag: RawTag, body: string): { ok: true; value: unknown } | { ok: false } => {
@@ -107,6 +110,10 @@ export function parseBlock(block: DocBlock, file: string): ParsedBlock {
   };
 
   for (const tag of tags) {
+    if (tag.name === 'tag') {
+      readTagTag(tag);
+      continue;
+    }
     if (schema !== null && SCHEMA_TAGS.has(tag.name)) {
       readSchemaTag(tag, schema);
       continue;
@@ -122,9 +129,25 @@ export function parseBlock(block: DocBlock, file: string): ParsedBlock {
     hasOperationTag = true;
     readOperationTag(tag);
   }
-  const operation = hasOperationTag || (leading !== '' && schemas.length === 0) ? op : null;
+  const described = schemas.length > 0 || tagDocs.length > 0;
+  const operation = hasOperationTag || (leading !== '' && !described) ? op : null;
   if (operation && leading !== '' && operation.description === undefined) operation.description = leading;
-  return { api, operation, schemas, diagnostics };
+  return { api, operation, schemas, tags: tagDocs, diagnostics };
+
+  /**
+   * `@tag Name - description`; the description may go on over the following lines, or be the block's
+   * free text when the block describes one tag (as for `@schema`).
+   */
+  function readTagTag(tag: RawTag): void {
+    const m = /^([^,]+?)(?:\s+-(?:\s+([\s\S]*))?)?$/.exec(tag.head);
+    let description = `${m?.[2] ?? ''}${tag.text.slice(tag.head.length)}`.trim();
+    if (description === '' && tagDocs.length === 0 && schemas.length === 0) description = leading;
+    if (!m || description === '') {
+      report('MALFORMED_TAG', tag.line, `@tag needs "Name - description", got "${tag.head}"`);
+      return;
+    }
+    tagDocs.push({ name: (m[1] ?? '').trim(), description, file, line: tag.line });
+  }
 
   function readSchemaTag(tag: RawTag, current: SchemaDoc | null): void {
     if (tag.name === 'schema') {
@@ -239,21 +262,16 @@ export function parseBlock(block: DocBlock, file: string): ParsedBlock {
         if (tag.head === '') report('MALFORMED_TAG', tag.line, '@produces needs a media type');
         return;
       case 'response': {
-        const m = RESPONSE.exec(tag.text);
-        if (!m || (m[2] !== undefined && parseType(m[2]) === null)) {
+        const response = parseResponseLine(tag.text, tag.line);
+        if (response === null) {
           report(
             'MALFORMED_RESPONSE',
             tag.line,
-            `malformed @response "${tag.head}" (expected "<status> {Type} text" or "<status> text")`,
+            `malformed @response "${tag.head}" (expected "<status> {Type} [media/type] text" or "<status> text")`,
           );
           return;
         }
-        op.responses.push({
-          status: m[1] ?? '',
-          type: m[2]?.trim() ?? null,
-          description: (m[3] ?? '').trim(),
-          line: tag.line,
-        });
+        op.responses.push(response);
         return;
       }
       case 'security': {

@@ -42,6 +42,19 @@ export interface OpenApiConfig {
     license?: { name: string; url?: string; identifier?: string };
   };
   servers?: { url: string; description?: string }[];
+  /**
+   * The document's top-level tags with their descriptions, listed first and in this order (a tag only
+   * operations use is listed after them). Wins over a `@tag` annotation; `ExportOptions.tags` wins over it.
+   *
+   * @example [{ name: 'Tasks', description: 'The task list' }]
+   */
+  tags?: TagConfig[];
+}
+
+/** A top-level tag as the config or the export options give it. */
+export interface TagConfig {
+  name: string;
+  description?: string;
 }
 
 /**
@@ -68,6 +81,7 @@ export type DiagnosticCode =
   | 'AMBIGUOUS_BLOCK'
   | 'UNKNOWN_PATH_PARAM'
   | 'DUPLICATE_SCHEMA'
+  | 'DUPLICATE_TAG'
   | 'UNDEFINED_SCHEMA'
   | 'UNDEFINED_SECURITY_SCHEME'
   | 'SOURCE_UNREADABLE'
@@ -94,10 +108,15 @@ export interface ParamDoc {
   line: number;
 }
 
-/** `@response 200 {Type} text` or `@response 204 text` */
+/**
+ * `@response 200 {Type} text`, `@response 204 text`, `@response 200 {file} application/pdf - text`,
+ * `@response 200 {Task} text/event-stream - text`. `type` `'file'` is a binary body.
+ */
 export interface ResponseDoc {
   status: string;
   type: string | null;
+  /** Media types written on the `@response` line (they replace `@produces` for this response). */
+  media?: string[];
   description: string;
   line: number;
 }
@@ -141,12 +160,22 @@ export interface SchemaDoc {
   line: number;
 }
 
+/** `@tag Name - description`: the description of a top-level tag. */
+export interface TagDoc {
+  name: string;
+  description: string;
+  file: string;
+  line: number;
+}
+
 /** The annotation data of an application: serialisable, the exporter's only input besides the routes. */
 export interface AnnotationSet {
   version: 1;
   /** Operation docs keyed by `"<METHOD> <pattern>"` (the registered full pattern, upper-case method). */
   operations: Record<string, OperationDoc>;
   schemas: Record<string, SchemaDoc>;
+  /** `@tag` descriptions by tag name (absent in sets stored before tags had descriptions). */
+  tags?: Record<string, TagDoc>;
   /** Problems found while reading (export adds its own: undefined schemas and security schemes). */
   diagnostics: Diagnostic[];
 }
@@ -167,8 +196,8 @@ export interface ExportOptions {
   sources?: string[];
   /** Leave a route out of the document (the docs routes themselves are always left out). */
   exclude?: (route: RegisteredRoute) => boolean;
-  /** Descriptions for top-level tags. */
-  tags?: { name: string; description?: string }[];
+  /** Descriptions for top-level tags (wins over `config.openapi.tags` and `@tag`). */
+  tags?: TagConfig[];
 }
 
 /** The OpenAPI document: plain JSON. */
