@@ -7,7 +7,7 @@ use crate::error::InsertError;
 use crate::metadata::{ConstraintKind, ParamInfo, ParamKind, PatternPiece};
 use crate::pattern::{ParamSpec, Piece};
 use crate::route::{Atom, Matcher, MatcherSpec, Step, Variant, ABSENT};
-use crate::MAX_VALUES;
+use crate::values::MAX_VALUES;
 
 /// Everything `insert` needs from one pattern.
 #[derive(Debug, Clone)]

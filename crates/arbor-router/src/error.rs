@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::RouteId;
+use crate::ids::RouteId;
 
 /// Why [`Router::insert`](crate::Router::insert) or [`Router::set_name`](crate::Router::set_name)
 /// refused a route. Positions are byte offsets into the pattern as written.
@@ -155,7 +155,7 @@ impl fmt::Display for InsertError {
             Self::TooManyParams { pattern, count } => write!(
                 f,
                 "too many parameters in pattern {pattern:?}: {count} (parameters plus capture groups), the limit is {}",
-                crate::MAX_VALUES
+                crate::values::MAX_VALUES
             ),
             Self::DuplicateName { name, with } => {
                 write!(f, "duplicate route name {name:?}: route {with} already has it")

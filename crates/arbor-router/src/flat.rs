@@ -1,9 +1,9 @@
 //! The flattened tree: the immutable arrays the byte walk (`lookup.rs`) reads, compiled from the
 //! registration tree by `flatten.rs`.
 
+use crate::ids::NONE;
 use crate::segments::Segments;
 use crate::statics::Statics;
-use crate::NONE;
 
 /// A node of the flattened tree. Children are contiguous: static children at
 /// `statics..statics + n_statics` (sorted by first byte), dynamic children at

@@ -6,9 +6,9 @@
 //! nothing of the flat tree it is made from.
 
 use crate::flat::{Flat, FlatNode, KIND_SEGMENT};
+use crate::ids::NONE;
 use crate::route::Matcher;
 use crate::segments::{Builder, SegLeaf, Segments};
-use crate::NONE;
 
 /// Where the conversion of a flat node starts: the trie's node, where its segment begins in the
 /// text from the root (`segment_trie`'s `path`, cut back to `path_len`), and whether a parameter

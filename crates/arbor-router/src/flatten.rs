@@ -7,10 +7,10 @@
 //! that node's tail: fewer nodes and fewer compares on the walk.
 
 use crate::flat::{Flat, FlatNode, KIND_OTHER, KIND_SEGMENT, KIND_TAIL_RUN};
+use crate::ids::NONE;
 use crate::statics::Statics;
 use crate::tree::{BNode, Leaf, Tree};
 use crate::words::mask_of;
-use crate::NONE;
 
 /// The order of a dynamic child in specificity order: its class (`MatcherSpec::specificity_class`)
 /// and whether it is a segment tail (`{f}oo`, `:a.:b`), whose siblings of the same class are

@@ -6,9 +6,9 @@
 use foldhash::HashMap;
 
 use crate::draft::Draft;
+use crate::ids::RouteId;
 use crate::route::{Atom, Variant};
 use crate::shadow::Shapes;
-use crate::RouteId;
 
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Index {

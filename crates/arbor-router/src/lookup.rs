@@ -13,9 +13,10 @@
 use regex::bytes::CaptureLocations;
 
 use crate::flat::{Flat, FlatNode, KIND_SEGMENT, KIND_TAIL_RUN};
+use crate::ids::NONE;
 use crate::route::{Matcher, ABSENT};
+use crate::values::{Values, MAX_VALUES};
 use crate::words::{has_byte, label_at, segment_end, word_at};
-use crate::{Values, MAX_VALUES, NONE};
 
 /// Per-lookup state, on the Rust stack.
 pub(crate) struct Walk<'a> {

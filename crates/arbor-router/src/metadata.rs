@@ -1,7 +1,7 @@
 //! Route metadata owned by the core and read by the exporter and the CLI: [`RouteInfo`], [`ParamInfo`],
 //! [`PatternPiece`]. How they are written for JavaScript is `arbor-wasm`'s business.
 
-use crate::RouteId;
+use crate::ids::RouteId;
 
 /// What kind of value a [`ParamInfo`] describes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -16,15 +16,18 @@ use crate::error::InsertError;
 use crate::flat::Flat;
 use crate::flat_to_segments::segment_trie;
 use crate::flatten::{self, flatten};
+use crate::ids::{RouteId, NONE};
 use crate::index::Index;
 use crate::lookup::Walk;
 use crate::metadata::RouteInfo;
+use crate::options::{Order, RouterOptions};
+use crate::pattern;
 use crate::route::{Matcher, MatcherSpec, Step, Variant};
 use crate::segments::Lean;
 use crate::shapes::RouteShapes;
+use crate::spans::{Lookup, Spans};
 use crate::statics::Probe;
 use crate::tree::{self, Leaf, Tree};
-use crate::{pattern, Inserted, Lookup, Order, RouteId, RouterOptions, Spans, NONE};
 use route_list::RouteList;
 
 /// Distinguishes routers so a [`Spans`] used with several keeps capture slots per router.
@@ -32,6 +35,16 @@ static NEXT_UID: AtomicU64 = AtomicU64::new(1);
 
 fn next_uid() -> u64 {
     NEXT_UID.fetch_add(1, AtomicOrdering::Relaxed)
+}
+
+/// What [`Router::insert`] registered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Inserted {
+    /// The new route's id.
+    pub id: RouteId,
+    /// In definition order, the earlier route that takes every request this one could match
+    /// (SPEC 3.2: a warning, never an error).
+    pub shadowed_by: Option<RouteId>,
 }
 
 /// The route table: insert routes, then look paths up.

@@ -6,8 +6,8 @@
 
 use foldhash::HashMap;
 
+use crate::ids::RouteId;
 use crate::route::Atom;
-use crate::RouteId;
 
 /// A variant's atom as the index keeps it: a constraint's or a block's source interned as a number.
 /// A stored shape holds one of these per byte of its pattern, for every dynamic route of the table,

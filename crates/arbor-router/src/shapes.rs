@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::ids::RouteId;
 use crate::metadata::RouteInfo;
-use crate::RouteId;
 
 /// Every route's shape, in id order. A table of 10,000 routes has a few dozen distinct parameter-name
 /// lists and a few method sets; each is stored once and routes point at it.

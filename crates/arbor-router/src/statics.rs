@@ -9,8 +9,8 @@
 //! the path holds a `%` ([`Probe::Dynamic`]'s `escaped`): only then may a value need decoding, and
 //! the host learns it with the answer instead of searching the path again.
 
+use crate::ids::{RouteId, NONE};
 use crate::words::{label_at, load4, load8, HI, LO};
-use crate::{RouteId, NONE};
 
 const K: u64 = 0x517c_c1b7_2722_0a95;
 

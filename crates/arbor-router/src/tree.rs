@@ -5,8 +5,8 @@
 //! distinct first bytes, so at most one static child can match at any point. Dynamic children are
 //! keyed by their matcher id, so routes with the same parameter shape share nodes.
 
+use crate::ids::{RouteId, NONE};
 use crate::route::Step;
-use crate::{RouteId, NONE};
 
 /// A route ending at a node.
 #[derive(Debug, Clone, PartialEq, Eq)]

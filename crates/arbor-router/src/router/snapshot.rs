@@ -21,10 +21,11 @@ use super::codec::{
 use super::route_list::RouteList;
 use super::{next_uid, Router};
 use crate::error::SnapshotError;
+use crate::ids::NONE;
+use crate::options::{Order, RouterOptions};
 use crate::route::MatcherSpec;
 use crate::segments::Segments;
 use crate::tree::Tree;
-use crate::{Order, RouterOptions, NONE};
 
 const MAGIC: &[u8; 8] = b"ARBORRT\0";
 mod flat;

@@ -8,8 +8,8 @@ use foldhash::HashMap;
 
 use super::layout::{slot_of, to_u32, SegKey, SegNode, Segments, LINEAR, SEVERAL};
 use crate::constraint::Check;
+use crate::ids::NONE;
 use crate::words::{mask_of, word_at};
-use crate::NONE;
 
 /// The first 8 bytes of `bytes` from `at`, zero-padded.
 fn word_of(bytes: &[u8], at: usize) -> u64 {

@@ -2,7 +2,7 @@
 //! trie that holds them.
 
 use crate::constraint::Check;
-use crate::NONE;
+use crate::ids::NONE;
 
 /// Up to this many static children are compared in turn; beyond, a hash table finds them. In
 /// WebAssembly, comparing up to 16 keys (8 bytes and a length each) beat the probe (a multiply, a

@@ -1,9 +1,10 @@
 //! The lean walk itself: the search over the trie's nodes, and the buffers it reuses.
 
 use super::layout::{slot_of, SegKey, SegNode, Segments, LINEAR, SEVERAL};
+use crate::ids::NONE;
 use crate::route::ABSENT;
+use crate::values::{Values, MAX_VALUES};
 use crate::words::{has_byte, label_at, mask_of, segment_end, word_at};
-use crate::{Values, MAX_VALUES, NONE};
 
 /// How many alternatives (a parameter child left for after a static child) the lean walk keeps;
 /// a deeper lookup goes to the byte walk.

@@ -2,8 +2,8 @@
 //! walk as a built one.
 
 use super::layout::{SegKey, SegNode, Segments, LINEAR, SEVERAL};
+use crate::ids::NONE;
 use crate::route::Matcher;
-use crate::NONE;
 
 /// Numbers per node in a snapshot (see [`SegmentParts`]).
 pub(crate) const NODE_WORDS: usize = 16;

@@ -6,7 +6,8 @@
 mod bench_tables;
 
 use super::Lean;
-use crate::{Lookup, Order, RouteId, Router, RouterOptions, Spans, NONE};
+use crate::ids::NONE;
+use crate::{Lookup, Order, RouteId, Router, RouterOptions, Spans};
 
 /// The lean walk's answer for `url` and the byte walk's, held to each other wherever the lean
 /// walk answers: the same route with the same spans, or no route.

@@ -3,9 +3,9 @@
 
 use super::bytes::{corrupt, Reader, Writer};
 use crate::error::SnapshotError;
+use crate::ids::NONE;
 use crate::metadata::{ConstraintKind, ParamInfo, ParamKind, PatternPiece, RouteInfo};
 use crate::shapes::{RouteShape, RouteShapes};
-use crate::NONE;
 
 fn kind_tag(kind: ParamKind) -> u8 {
     match kind {

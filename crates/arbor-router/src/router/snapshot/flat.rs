@@ -12,14 +12,15 @@
 //! does not build it either; `Segments::from_parts` checks it once the router's matchers exist.
 
 use crate::flat::{Flat, FlatNode, KIND_TAIL_RUN};
+use crate::ids::NONE;
 use crate::route::ABSENT;
 use crate::segments::{SegmentParts, DEFAULT_WORDS};
 use crate::shapes::RouteShapes;
 use crate::statics::{Entry, Statics, EMPTY};
-use crate::{MAX_VALUES, NONE};
+use crate::values::MAX_VALUES;
 
+use crate::error::SnapshotError;
 use crate::router::codec::{corrupt, u32_at, Reader, Writer};
-use crate::SnapshotError;
 
 /// Bytes of one node in the snapshot (the minimum a forged count is checked against).
 const NODE_SIZE: usize = 7 * 8 + 14 * 4 + 3;
