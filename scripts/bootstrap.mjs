@@ -12,22 +12,35 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const log = (message) => console.log(`[arbor] ${message}`);
 
-function npmDependenciesAreCurrent() {
+/** Whether node_modules is `missing`, older than the lock file (`stale`), or `current`. */
+function npmDependencies() {
+  if (!existsSync(join(root, 'node_modules'))) return 'missing';
   const installed = join(root, 'node_modules', '.package-lock.json');
-  if (!existsSync(installed)) return false;
+  if (!existsSync(installed)) return 'stale';
   // npm rewrites node_modules/.package-lock.json on every install: older than the lock file = stale.
-  return statSync(installed).mtimeMs >= statSync(join(root, 'package-lock.json')).mtimeMs;
+  return statSync(installed).mtimeMs >= statSync(join(root, 'package-lock.json')).mtimeMs ? 'current' : 'stale';
 }
 
-if (npmDependenciesAreCurrent()) {
-  log('npm dependencies: up to date');
-} else {
-  // `npm install`, not `npm ci`: npm 11 rejects this lock file in `ci` because the registry these
-  // machines reach lacks some of biome's optional per-platform packages; `install` still installs
-  // exactly the locked versions.
-  log('npm dependencies: installing (npm install from package-lock.json)');
-  const result = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+const npm = (args) => {
+  const result = spawnSync('npm', [...args, '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
+};
+
+const dependencies = npmDependencies();
+if (dependencies === 'current') {
+  log('npm dependencies: up to date');
+} else if (dependencies === 'missing') {
+  // A fresh checkout (CI's included): `npm ci` installs exactly the lock file and never writes it; a lock
+  // out of step with package.json fails here instead of being rewritten.
+  log('npm dependencies: installing (npm ci, exactly package-lock.json)');
+  npm(['ci']);
+} else {
+  // A checkout whose lock file changed since the last install (a pull, an added dependency): `npm install`
+  // brings node_modules up to it in place, where `npm ci` would delete node_modules first. It may write
+  // the lock file when package.json asks for something the lock does not hold; .ci/run fails when any
+  // tracked file changes under the tests, so such a lock cannot pass unnoticed.
+  log('npm dependencies: updating (npm install from package-lock.json)');
+  npm(['install']);
 }
 
 const node24 = join(root, 'node_modules', '.bin', 'node');
