@@ -518,8 +518,8 @@ impl Router {
     /// skips when no dynamic route of the method can end with `/` (static text ending in `/`, a
     /// wildcard, a regex block; `Flat::slash_ends`). A 404 without a trailing slash thus costs one
     /// walk, not two, on tables like GitHub's. (Removing a slash always walks again: knowing whether
-    /// the shorter path can match would cost every lookup a little, measured at ~5 % more
-    /// instructions on hits.)
+    /// the shorter path can match would cost every lookup a little, hits included, to spare only
+    /// misses.)
     #[inline(never)]
     fn retry(&self, flat: &Flat, method_id: u32, path: &[u8], spans: &mut Spans) -> RouteId {
         if !self.options.trailing_slash || path.len() <= 1 {

@@ -56,8 +56,8 @@ pub fn pieces(pieces: &[PatternPiece]) -> String {
     out
 }
 
-/// Appends `n` in decimal. `write!` goes through `core::fmt`, whose integer formatting was ~2 % of a
-/// cached start (10,000 routes' shapes, several numbers each) in WebAssembly.
+/// Appends `n` in decimal. `write!` goes through `core::fmt`, whose integer formatting showed in a
+/// cached start (every route's shape, several numbers each) in WebAssembly.
 fn push_int(out: &mut String, n: i64) {
     if n < 0 {
         out.push('-');
@@ -83,8 +83,8 @@ fn push_int(out: &mut String, n: i64) {
 /// Appends `text` as a JSON string literal.
 fn push_str(out: &mut String, text: &str) {
     out.push('"');
-    // Most texts need no escape: one copy instead of a push per character (10,000 routes' metadata:
-    // ~36 ms → a few ms in WebAssembly at start-up).
+    // Most texts need no escape: one copy instead of a push per character (every route's metadata
+    // is written at start-up).
     if !text.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
         out.push_str(text);
         out.push('"');

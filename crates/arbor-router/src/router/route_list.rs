@@ -1,6 +1,6 @@
 //! The routes' metadata ([`RouteInfo`] by id). A snapshot load keeps it encoded until something reads
 //! it: serving needs only the routes' shapes, which the snapshot stores apart, and building every
-//! route's strings was about half of loading a snapshot that a start then never read.
+//! route's strings was much of the work of loading a snapshot, for strings a start then never read.
 
 use std::borrow::Cow;
 use std::sync::OnceLock;

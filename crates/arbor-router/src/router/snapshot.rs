@@ -38,8 +38,8 @@ pub(crate) const VERSION: u16 = 7;
 const HEADER: usize = 8 + 2 + 2 + 4 + 8;
 
 /// FNV-1a over little-endian 64-bit words (the last, short one zero-padded), then the length. A byte at
-/// a time, the multiply chain took a third of loading a 5 MB snapshot (10,000 routes); a word at a time
-/// is eight times fewer steps, and any changed byte still changes the sum. It catches corruption, not
+/// a time, the chain of multiplies was a large part of loading a big snapshot; a word at a time takes
+/// an eighth of the steps, and any changed byte still changes the sum. It catches corruption, not
 /// forgery: what a forged payload could do is checked structurally (`validate`).
 fn checksum(bytes: &[u8]) -> u64 {
     const PRIME: u64 = 0x0100_0000_01b3;

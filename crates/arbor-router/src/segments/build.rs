@@ -17,9 +17,9 @@ fn word_of(bytes: &[u8], at: usize) -> u64 {
 }
 
 /// The builder: the nodes in their final form (their static children are placed by `lay_out`),
-/// and beside them what only the build needs. A table of 10,000 routes builds ~13,000 nodes while
-/// the registration tree and the flat tree are alive, and WebAssembly memory keeps its peak: no
-/// second copy of the nodes.
+/// and beside them what only the build needs. The trie has about as many nodes as the flat tree,
+/// built while the registration tree and the flat tree are alive, and WebAssembly memory keeps its
+/// peak: no second copy of the nodes.
 pub(crate) struct Builder {
     nodes: Vec<SegNode>,
     /// Per node: its parent, and for a static child its segment in `text` (length 0 otherwise).

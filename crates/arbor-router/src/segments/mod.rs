@@ -1,9 +1,9 @@
 //! The lean walk: the common case of either order, over a trie of whole path segments.
 //!
 //! The byte walk (`lookup.rs`) handles every pattern kind and both orders, and inside WebAssembly it
-//! runs at about half its native speed: V8 compiles its large loop with many live values into code
+//! runs well below its native speed: V8 compiles its large loop with many live values into code
 //! that spills. A loop that knows only static segments and whole-segment parameters, with its
-//! buffers in fixed arrays, runs there at nearly native speed (docs/PERFORMANCE.md). This is that
+//! buffers in fixed arrays, runs there close to native speed (docs/PERFORMANCE.md). This is that
 //! loop, in front of the byte walk: it answers a lookup unless a part of the trie it does not hold
 //! could beat its answer, and hands the lookup to the byte walk then (`Lean::GENERAL`).
 //!

@@ -158,7 +158,7 @@ impl Segments {
         // The values are pushed straight into the answer, `out`: the best match's are usually
         // still in place when the walk ends, and copied aside (`saved`) only when resuming an
         // alternative is about to overwrite them. (A variable-length copy is a `memory.copy` in
-        // WebAssembly, which V8 runs as a call out of the module: two per lookup cost ~10 ns.)
+        // WebAssembly, which V8 runs as a call out of the module: too dear for every lookup.)
         let (mut pos, mut sp, mut nv) = (0usize, 0usize, 0usize);
         let (mut best_rank, mut best_nv) = (NONE, 0usize);
         let mut best_leaf = node;

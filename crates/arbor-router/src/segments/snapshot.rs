@@ -9,8 +9,8 @@ use crate::route::Matcher;
 pub(crate) const NODE_WORDS: usize = 16;
 
 /// The trie as plain numbers, for a router's snapshot (`router/snapshot/flat.rs`). A start from the
-/// route cache loads the trie instead of building it from the flat tree: building it is a third of a
-/// 10,000-route snapshot's load, in WebAssembly code that runs once, at its baseline speed.
+/// route cache loads the trie instead of building it from the flat tree: building it would be a large
+/// part of a snapshot's load, in WebAssembly code that runs once, at its baseline speed.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct SegmentParts {
     pub(crate) nodes: Vec<[u32; NODE_WORDS]>,

@@ -62,8 +62,8 @@ pub(crate) fn corrupt(reason: &str) -> SnapshotError {
     }
 }
 
-// The readers are inlined: a 10,000-route snapshot makes ~10^6 calls, and each `Result` return
-// through memory cost more than the read.
+// The readers are inlined: a snapshot makes a call per number it holds, and a `Result` returned
+// through memory costs more than the read.
 impl<'a> Reader<'a> {
     #[inline]
     pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], SnapshotError> {

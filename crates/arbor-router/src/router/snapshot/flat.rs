@@ -1,6 +1,6 @@
 //! The flattened tree in a snapshot, so that a loaded router answers its first lookup without
-//! flattening the tree again (a table of 10,000 routes: tens of milliseconds in WebAssembly, at every
-//! start from the route cache).
+//! flattening the tree again (work that would otherwise be repeated, in WebAssembly, at every start
+//! from the route cache).
 //!
 //! A forged snapshot with a valid checksum must not make the walk loop, revisit nodes or write spans
 //! that disagree with the route metadata: [`read`] checks that the nodes form a forest laid out
