@@ -11,6 +11,7 @@
  * app.get('/tasks/:id<int>', (req, res) => res.json({ id: Number(req.param('id')) })).name('tasks.show');
  * app.run(); // PORT or 3000
  */
+
 import { RouteCacheBoot } from '../cache/boot.js';
 import { tableOptions } from '../cache/fingerprint.js';
 import { RouteError } from '../errors.js';
@@ -24,6 +25,7 @@ import { crashed } from './answers.js';
 import { DEFAULT_BODY_LIMIT } from './body.js';
 import type { ApplicationConfig } from './config.js';
 import { RouteContracts } from './contracts.js';
+import { CookieSigner } from './cookies.js';
 import { type RouteHandler, resolveHandler } from './handler.js';
 import { type IncomingInput, Kernel } from './kernel.js';
 import { type CloseHook, ServerLifecycle, type Serving } from './lifecycle.js';
@@ -65,6 +67,9 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
   /** `ready()` checked the table as it is (reset by a registration or a middleware change). */
   #ready = false;
 
+  /** Signs and verifies cookies with `config.cookies.secrets`; `null` without secrets. */
+  readonly #cookies: CookieSigner | null;
+
   constructor(config: ApplicationConfig = {}) {
     super();
     this.config = config;
@@ -90,6 +95,8 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
     this.#table.aliases.set('throttle', throttleFactory(config.rateLimitStore ?? new MemoryRateLimitStore()));
     // A trustProxy entry that is not an address, a subnet or a name is a start-up error, not a request-time one.
     if (config.trustProxy !== undefined) compileTrust(config.trustProxy);
+    // So are cookie secrets too short to trust.
+    this.#cookies = config.cookies === undefined ? null : new CookieSigner(config.cookies);
     registerApplication(this, 'created');
   }
 
@@ -358,6 +365,8 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
         trustProxy: this.config.trustProxy ?? null,
         requestId: this.config.requestId,
         etag: this.config.etag === true,
+        cookies: this.#cookies,
+        uploads: this.config.uploads,
       },
       logger: this.#logger,
     });

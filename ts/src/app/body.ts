@@ -13,19 +13,24 @@
  * - a `Content-Encoding` other than `identity` is a 415: bodies are not decompressed.
  */
 import { HttpError } from './errors.js';
+import type { MultipartBody, UploadedFile } from './multipart.js';
 
 /** The default body limit: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-export type BodyKind = 'empty' | 'json' | 'form' | 'text' | 'binary';
+export type BodyKind = 'empty' | 'json' | 'form' | 'text' | 'binary' | 'multipart';
 
 export interface ParsedBody {
   kind: BodyKind;
   /** The media type without parameters, lower-case (`''` when the request sent none). */
   mediaType: string;
   raw: Uint8Array;
-  /** JSON value, form record, text, or the raw bytes. */
+  /** JSON value, form record (a multipart body's fields too), text, or the raw bytes. */
   value: unknown;
+  /** A multipart body's files, on disk (see multipart.ts); the raw bytes of such a body are not kept. */
+  files?: UploadedFile[];
+  /** Deletes a multipart body's files. */
+  release?: () => Promise<void>;
 }
 
 export const EMPTY_BODY: ParsedBody = {
@@ -109,4 +114,16 @@ function parseContentType(header: string | undefined): { mediaType: string; char
     }
   }
   return { mediaType: type.trim().toLowerCase(), charset };
+}
+
+/** A parsed multipart body as a {@link ParsedBody}: its fields as the value, its files beside. */
+export function multipartBody(body: MultipartBody, mediaType: string): ParsedBody {
+  return {
+    kind: 'multipart',
+    mediaType,
+    raw: new Uint8Array(0),
+    value: body.fields,
+    files: body.files,
+    release: body.cleanup,
+  };
 }

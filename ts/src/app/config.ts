@@ -1,8 +1,11 @@
 /** Application configuration: the keys `new Application(config)` takes, and how `run()` picks its port. */
+
 import type { SecureServerOptions } from 'node:http2';
 import type { Order } from '../engine/engine.js';
 import type { RouterOptions } from '../router/index.js';
+import type { CookiesConfig } from './cookies.js';
 import type { Logger } from './logger.js';
+import type { UploadLimits } from './multipart.js';
 import type { TrustProxy } from './proxy.js';
 import type { RateLimitStore } from './throttle.js';
 import type { ValidateConfig } from './validation.js';
@@ -93,6 +96,14 @@ export interface ApplicationConfig {
    * whatever this says).
    */
   etag?: boolean;
+  /**
+   * Limits for `multipart/form-data` bodies (file size, number of files and fields, field size, parts) and
+   * where their files are written; a route's or group's `.uploads()` goes over them. The whole body is
+   * bounded by `bodyLimit`.
+   */
+  uploads?: UploadLimits;
+  /** Secrets for signed cookies (`res.cookie(name, value, { signed: true })`, `req.signedCookie(name)`). */
+  cookies?: CookiesConfig;
   /**
    * Check requests against their route's annotations before the handler (400 `{ error, code, details }`),
    * and with `{ responses: true }` responses against their documented schema. A route's own

@@ -6,7 +6,9 @@ export type { FetchInfo } from '../http/fetch-adapter.js';
 export { type AnyApplication, Application, route } from './application.js';
 export { DEFAULT_BODY_LIMIT } from './body.js';
 export type { CallSite } from './call-site.js';
+export { type CompressEncoding, type CompressOptions, compress } from './compress.js';
 export type { ApplicationConfig, OpenApiConfig, RequestIdConfig } from './config.js';
+export type { CookieOptions, CookiesConfig } from './cookies.js';
 export { type CorsOptions, cors } from './cors.js';
 export { type ErrorBody, errorBody, HeaderError, HttpError } from './errors.js';
 export type {
@@ -34,6 +36,7 @@ export {
   middlewareFactory,
   type NextHandler,
 } from './middleware.js';
+export type { UploadedFile, UploadLimits } from './multipart.js';
 export type {
   AnyParams,
   Bindings,

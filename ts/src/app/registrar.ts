@@ -7,10 +7,12 @@
  * modules, those would import one another. Each subclass decides what "register" means (the application
  * registers directly; a group prefixes the path and remembers itself for middleware).
  */
+
 import type { RouteInfo } from '../engine/engine.js';
 import type { CallSite, CallSiteSource } from './call-site.js';
 import type { ControllerClass, PatternHandler, ResolvedHandler, RouteHandler } from './handler.js';
 import { type MiddlewareRef, referenceLabel, toReferences } from './middleware.js';
+import type { UploadLimits } from './multipart.js';
 import type { Bindings, JoinPath, NoBindings } from './params.js';
 import { type ResourceOptions, resourceRoutes } from './resource.js';
 import type { RegisteredRoute } from './route.js';
@@ -179,6 +181,8 @@ export class Group<Prefix extends string = string, B extends Bindings = NoBindin
   readonly #sink: RouteSink;
   readonly #middleware: MiddlewareRef[] = [];
   #validate: ValidateConfig | undefined;
+  #bodyLimit: number | undefined;
+  #uploads: UploadLimits | undefined;
 
   /** @internal Created by `group()`. */
   constructor(sink: RouteSink, prefix: string, parent: AnyGroup | null) {
@@ -205,6 +209,34 @@ export class Group<Prefix extends string = string, B extends Bindings = NoBindin
     this.#validate = config;
     this.#sink.validationChanged();
     return this;
+  }
+
+  /**
+   * The largest request body, in bytes, for every route of the group (and of its nested groups), over the
+   * application's `bodyLimit`; a route's own and an inner group's win. Chainable.
+   *
+   * @example app.group('/uploads', (g) => { … }).bodyLimit(50 * 1024 * 1024);
+   */
+  bodyLimit(bytes: number): this {
+    this.#bodyLimit = checkedLimit(bytes);
+    return this;
+  }
+
+  /** The body limit of this group or, failing that, of the nearest outer group that has one. */
+  get bodyLimitSetting(): number | undefined {
+    return this.#bodyLimit ?? this.parent?.bodyLimitSetting;
+  }
+
+  /** Upload limits for every route of the group, over the application's `uploads` (see multipart.ts). */
+  uploads(limits: UploadLimits): this {
+    this.#uploads = limits;
+    return this;
+  }
+
+  /** Outer groups' upload limits, then this group's over them. */
+  get uploadsSetting(): UploadLimits | undefined {
+    const outer = this.parent?.uploadsSetting;
+    return outer === undefined ? this.#uploads : { ...outer, ...this.#uploads };
   }
 
   /** The validation setting of this group or, failing that, of the nearest outer group that has one. */
@@ -258,6 +290,8 @@ export class Route {
   #methods: readonly string[] = [];
   #paramNames: readonly string[] = [];
   #validate: ValidateConfig | undefined;
+  #bodyLimit: number | undefined;
+  #uploads: UploadLimits | undefined;
 
   /** @internal Routes are created by `Application`/`Group` registration methods. */
   constructor(
@@ -318,6 +352,38 @@ export class Route {
     return this;
   }
 
+  /**
+   * The largest request body for this route, in bytes (beyond: 413 naming the limit), over its group's and
+   * the application's `bodyLimit`. Chainable.
+   *
+   * @example app.post('/avatar', upload).bodyLimit(10 * 1024 * 1024);
+   */
+  bodyLimit(bytes: number): this {
+    this.#bodyLimit = checkedLimit(bytes);
+    return this;
+  }
+
+  /** The route's body limit: its own, else its nearest group's; `undefined`: the application's. */
+  get bodyLimitSetting(): number | undefined {
+    return this.#bodyLimit ?? this.group?.bodyLimitSetting;
+  }
+
+  /**
+   * Upload limits for this route's multipart bodies, over its groups' and the application's `uploads`.
+   *
+   * @example app.post('/avatar', store).bodyLimit(10 * 2 ** 20).uploads({ files: 1, fileSize: 5 * 2 ** 20 });
+   */
+  uploads(limits: UploadLimits): this {
+    this.#uploads = limits;
+    return this;
+  }
+
+  /** Its groups' upload limits, then its own over them. */
+  get uploadsSetting(): UploadLimits | undefined {
+    const outer = this.group?.uploadsSetting;
+    return outer === undefined ? this.#uploads : { ...outer, ...this.#uploads };
+  }
+
   /** The route's own `validate` setting, if it has one. */
   get validation(): ValidateConfig | undefined {
     return this.#validate;
@@ -369,4 +435,11 @@ export function joinPath(prefix: string, uri: string): string {
   // A whole-path regex block matches from the first character: the prefix goes in front, no slash added.
   if (uri.startsWith('{^')) return `${head}${uri}`;
   return `${head}${uri.startsWith('/') ? '' : '/'}${uri}`;
+}
+
+/** A body limit as given to `bodyLimit()`: a whole number of bytes, 0 or more. */
+function checkedLimit(bytes: number): number {
+  if (!Number.isSafeInteger(bytes) || bytes < 0)
+    throw new RangeError(`bodyLimit(${String(bytes)}): expected a whole number of bytes, 0 or more`);
+  return bytes;
 }

@@ -2,9 +2,13 @@
  * The request a handler receives: route parameters (percent-decoded), query string, headers, the body
  * (read and parsed before the handler runs), and attributes that middleware attach for later layers.
  */
+import type { IncomingMessage } from 'node:http';
+import accepts, { type Accepts } from 'accepts';
 import type { HeaderSource, IncomingInput, UpgradeChannel } from '../http/dispatch.js';
 import { decodeJson, EMPTY_BODY, isJsonMediaType, type ParsedBody } from './body.js';
+import { type CookieSigner, parseCookies } from './cookies.js';
 import { HttpError } from './errors.js';
+import type { UploadedFile } from './multipart.js';
 import type { AnyParams } from './params.js';
 
 export { type HeaderSource, headersFromMap } from '../http/dispatch.js';
@@ -60,6 +64,8 @@ export interface RequestInit {
   id?: string | undefined;
   /** Tells when the client goes away before its answer is out (the transport's input). */
   client?: Pick<IncomingInput, 'onAbort'> | undefined;
+  /** The application's cookie signer, when it has secrets. */
+  cookies?: CookieSigner | null | undefined;
 }
 
 /** @internal Describes a matched route when `req.route` is first read, so requests that never read it
@@ -69,6 +75,7 @@ export interface RouteSource {
 }
 
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+const NO_FILES: readonly UploadedFile[] = Object.freeze([]);
 const NO_CAPTURES: readonly (string | undefined)[] = Object.freeze([]);
 
 /**
@@ -123,6 +130,10 @@ export class Request<P extends AnyParams = AnyParams> {
    */
   readonly upgrade: UpgradeChannel | null;
   readonly #client: Pick<IncomingInput, 'onAbort'> | null;
+  /** @internal The application's cookie signer (`res.cookie(…, { signed: true })` signs with it). */
+  readonly cookieSigner: CookieSigner | null;
+  #cookies: Record<string, string> | undefined;
+  #accepts: Accepts | undefined;
   /** Built when `signal` is first read, or when the request is aborted. */
   #abort: AbortController | null = null;
 
@@ -140,6 +151,82 @@ export class Request<P extends AnyParams = AnyParams> {
     this.#body = this.#loader === null ? EMPTY_BODY : null;
     this.upgrade = init.upgrade ?? null;
     this.#client = init.client ?? null;
+    this.cookieSigner = init.cookies ?? null;
+  }
+
+  /**
+   * Content negotiation (the `accepts` package, as Express's `req.accepts`): the best of `types` for the
+   * request's `Accept` field — a media type (`application/json`), a wildcard (`text/*`), or an extension
+   * (`json`, `html`) — as given, or `false` when none is acceptable. Without `Accept` the first wins.
+   * Without arguments: the types the client accepts, best first.
+   *
+   * @example
+   * switch (req.accepts('json', 'html')) { case 'html': return res.html(page); default: return res.json(data); }
+   */
+  accepts(): string[];
+  accepts(...types: string[]): string | false;
+  accepts(...types: string[]): string[] | string | false {
+    return types.length === 0 ? this.#negotiate().types() : this.#negotiate().types(types);
+  }
+
+  /** The best of `languages` for `Accept-Language` (`false`: none); without arguments, the client's list. */
+  acceptsLanguages(): string[];
+  acceptsLanguages(...languages: string[]): string | false;
+  acceptsLanguages(...languages: string[]): string[] | string | false {
+    return languages.length === 0 ? this.#negotiate().languages() : this.#negotiate().languages(languages);
+  }
+
+  /** The best of `encodings` for `Accept-Encoding` (`identity` is always acceptable unless refused). */
+  acceptsEncodings(): string[];
+  acceptsEncodings(...encodings: string[]): string | false;
+  acceptsEncodings(...encodings: string[]): string[] | string | false {
+    return encodings.length === 0 ? this.#negotiate().encodings() : this.#negotiate().encodings(encodings);
+  }
+
+  /** The best of `charsets` for `Accept-Charset`. */
+  acceptsCharsets(): string[];
+  acceptsCharsets(...charsets: string[]): string | false;
+  acceptsCharsets(...charsets: string[]): string[] | string | false {
+    return charsets.length === 0 ? this.#negotiate().charsets() : this.#negotiate().charsets(charsets);
+  }
+
+  #negotiate(): Accepts {
+    if (this.#accepts === undefined) {
+      const headers: Record<string, string> = {};
+      for (const name of ['accept', 'accept-language', 'accept-encoding', 'accept-charset']) {
+        const value = this.#headers.get(name);
+        if (value !== undefined) headers[name] = value;
+      }
+      // `accepts` reads only `headers` of the node request it is given.
+      this.#accepts = accepts({ headers } as unknown as IncomingMessage);
+    }
+    return this.#accepts;
+  }
+
+  /** A cookie's value (percent-decoded), or `undefined`. A signed cookie reads as sent: use {@link signedCookie}. */
+  cookie(name: string): string | undefined {
+    return this.cookies()[name];
+  }
+
+  /** Every cookie of the `Cookie` field (parsed once, with the `cookie` package). */
+  cookies(): Readonly<Record<string, string>> {
+    this.#cookies ??= parseCookies(this.#headers.get('cookie'));
+    return this.#cookies;
+  }
+
+  /**
+   * A signed cookie's value when its signature verifies with one of the application's secrets
+   * (`cookies.secrets`); `undefined` when it is absent, unsigned, altered or signed for another name.
+   * Never throws on what the client sent; throws a `TypeError` when the application has no secrets.
+   */
+  signedCookie(name: string): string | undefined {
+    const signer = this.cookieSigner;
+    if (signer === null)
+      throw new TypeError(
+        `req.signedCookie(${JSON.stringify(name)}): the application has no cookie secrets (new Application({ cookies: { secrets: [...] } }))`,
+      );
+    const raw = this.cookies()[name];
+    return raw === undefined ? undefined : signer.unsign(name, raw);
   }
 
   /**
@@ -267,17 +354,39 @@ export class Request<P extends AnyParams = AnyParams> {
   }
 
   /**
-   * The parsed body: the JSON value, a form record (`a=1&b=2` → `{ a: '1', b: '2' }`), the text of a
-   * `text/*` body, the bytes of anything else, `{}` when empty.
+   * The parsed body: the JSON value, a form record (`a=1&b=2` → `{ a: '1', b: '2' }`; a multipart body's
+   * fields the same way), the text of a `text/*` body, the bytes of anything else, `{}` when empty.
    */
   body<T = Record<string, unknown>>(): T {
     const body = this.#read('body');
     return (body.kind === 'empty' ? {} : body.value) as T;
   }
 
-  /** The raw body bytes. */
+  /** The raw body bytes (empty for a multipart body, whose files are on disk: see {@link files}). */
   rawBody(): Uint8Array {
     return this.#read('rawBody').raw;
+  }
+
+  /**
+   * The files of a `multipart/form-data` body, in the order they came (`[]` for any other body): each with
+   * its `fieldname`, `filename`, `mimetype`, `size` and the `path` it was streamed to. They are deleted
+   * once the answer is sent; move one (`fs.rename`) to keep it. The form's other fields are `req.body()`.
+   *
+   * @example
+   * app.post('/avatar', async (req, res) => {
+   *   const avatar = req.file('avatar');
+   *   if (avatar === undefined) throw new HttpError(400, 'avatar is required');
+   *   await rename(avatar.path, `uploads/${randomUUID()}`);
+   *   return res.status(201).json({ size: avatar.size });
+   * });
+   */
+  files(): readonly UploadedFile[] {
+    return this.#read('files').files ?? NO_FILES;
+  }
+
+  /** The first file sent in the field `fieldname`, or `undefined`. */
+  file(fieldname: string): UploadedFile | undefined {
+    return this.files().find((file) => file.fieldname === fieldname);
   }
 
   /**

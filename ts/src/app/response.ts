@@ -7,6 +7,7 @@
 import { encodeUrl } from 'encodeurl';
 import { http } from '../builtins.js';
 import { isStreamSource, StreamBody, type StreamSource } from '../http/stream-body.js';
+import { type CookieOptions, type CookieSigner, setCookieLine } from './cookies.js';
 import { HeaderError } from './errors.js';
 import { EventStream, type ServerSentEvent, type SseOptions } from './sse.js';
 
@@ -22,6 +23,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 export interface RequestView {
   getMethod(): string;
   header(name: string): string | undefined;
+  /** The application's cookie signer, when it has secrets. */
+  readonly cookieSigner?: CookieSigner | null;
 }
 
 interface HeaderEntry {
@@ -133,6 +136,38 @@ export class Response {
       for (let i = 0; i < values.length; i++) flat.push(name, values[i] as string);
     }
     return flat;
+  }
+
+  /**
+   * Sets a cookie: one `Set-Cookie` line, written with the `cookie` package. Defaults: `Path=/`,
+   * `HttpOnly`, `SameSite=Lax`. `{ signed: true }` signs the value with the application's first secret
+   * (read it back with `req.signedCookie(name)`). An invalid name, `SameSite=None` without `secure`, or a
+   * signed cookie without secrets is a `TypeError` here.
+   *
+   * @example res.cookie('session', id, { signed: true, secure: true, maxAge: 3600 })
+   */
+  cookie(name: string, value: string, options: CookieOptions = {}): this {
+    let sent = value;
+    if (options.signed === true) {
+      const signer = this.#request?.cookieSigner ?? null;
+      if (signer === null)
+        throw new TypeError(
+          `res.cookie(${JSON.stringify(name)}, …, { signed: true }): the application has no cookie secrets (new Application({ cookies: { secrets: [...] } })), or this response was built by hand`,
+        );
+      sent = signer.sign(name, value);
+    }
+    return this.appendHeader('Set-Cookie', setCookieLine(name, sent, options));
+  }
+
+  /** Tells the client to delete a cookie: pass the `path` and `domain` it was set with (default `Path=/`). */
+  clearCookie(
+    name: string,
+    options: Pick<CookieOptions, 'path' | 'domain' | 'secure' | 'sameSite' | 'partitioned'> = {},
+  ): this {
+    return this.appendHeader(
+      'Set-Cookie',
+      setCookieLine(name, '', { ...options, expires: new Date(0), maxAge: 0 }),
+    );
   }
 
   /** Sends `data` as JSON (`application/json; charset=utf-8`). `undefined` is sent as `null`. */

@@ -25,6 +25,27 @@ export async function readLimited(
 }
 
 /**
+ * A body stream's chunks as they come, failing with 413 as soon as it exceeds `limit` bytes (the declared
+ * `Content-Length` checked before anything is read): for a body taken as a stream (an upload).
+ */
+export async function* limitedChunks(
+  chunks: AsyncIterable<Uint8Array>,
+  limit: number,
+  declaredLength: string | undefined,
+): AsyncGenerator<Uint8Array> {
+  if (declaredLength !== undefined) {
+    const length = Number(declaredLength);
+    if (Number.isFinite(length) && length > limit) throw tooLarge(limit);
+  }
+  let total = 0;
+  for await (const chunk of chunks) {
+    total += chunk.byteLength;
+    if (total > limit) throw tooLarge(limit);
+    yield chunk;
+  }
+}
+
+/**
  * The client closed the connection before its body was complete. 499 is nginx's "client closed request":
  * not a server error (nothing is logged as one, 5xx counts stay true), and nobody reads the answer anyway.
  */
@@ -34,5 +55,8 @@ export function clientAborted(): HttpError {
 
 /** 413: a body past the limit of `limit` bytes. */
 export function tooLarge(limit: number): HttpError {
-  return new HttpError(413, `Request body larger than the limit of ${limit} bytes`);
+  return new HttpError(
+    413,
+    `Request body larger than the limit of ${limit} bytes (raise it with bodyLimit on the route, its group or the application)`,
+  );
 }

@@ -38,6 +38,11 @@ export interface IncomingInput {
   /** Reads the whole body, failing with a 413 `HttpError` past `limit` bytes. */
   readBody(limit: number): Promise<Uint8Array>;
   /**
+   * The body's chunks as they arrive, read only as fast as they are taken (an upload streamed to disk),
+   * failing with a 413 `HttpError` past `limit` bytes. Read the body one way or the other, once.
+   */
+  openBody?(limit: number): AsyncIterable<Uint8Array>;
+  /**
    * Present when the request asks to switch protocols (`Connection: upgrade` with an `Upgrade` field, e.g.
    * a WebSocket handshake) on a transport that can hand its connection over. Whoever serves the request
    * may {@link UpgradeChannel.take} it; if nobody does, the transport writes the answer and then closes

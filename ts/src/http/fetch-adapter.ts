@@ -2,7 +2,7 @@
  * The fetch adapter: a web-standard `Request` in, a web-standard `Response` out — for runtimes built on
  * fetch, and for tests that skip the network. The same kernel serves both adapters.
  */
-import { clientAborted, readLimited } from './body-stream.js';
+import { clientAborted, limitedChunks, readLimited } from './body-stream.js';
 import { type Dispatch, headersFromMap, type IncomingInput } from './dispatch.js';
 import { HttpError } from './errors.js';
 import { StreamBody } from './stream-body.js';
@@ -35,6 +35,7 @@ export async function handleFetch(
     ip: info.remoteAddress ?? '',
     hasBody: request.body !== null,
     readBody: (limit) => readBody(request, limit),
+    openBody: (limit) => openBody(request, limit),
     onAbort: (listener) => request.signal.addEventListener('abort', listener, { once: true }),
   };
   const response = await dispatch(input);
@@ -51,6 +52,16 @@ export async function handleFetch(
     status: status < 200 ? 500 : status,
     headers: out,
   });
+}
+
+async function* openBody(request: globalThis.Request, limit: number): AsyncGenerator<Uint8Array> {
+  if (request.body === null) return;
+  try {
+    yield* limitedChunks(request.body, limit, request.headers.get('content-length') ?? undefined);
+  } catch (error) {
+    if (!(error instanceof HttpError) && request.signal.aborted) throw clientAborted();
+    throw error;
+  }
 }
 
 async function readBody(request: globalThis.Request, limit: number): Promise<Uint8Array> {

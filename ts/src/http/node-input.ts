@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
-import { clientAborted, readLimited } from './body-stream.js';
+import { clientAborted, limitedChunks, readLimited } from './body-stream.js';
 import type { HeaderSource, IncomingInput, UpgradeChannel } from './dispatch.js';
 import { HttpError } from './errors.js';
 import { repeatedFieldMessage, SINGLETON_FIELDS } from './singleton-fields.js';
@@ -72,18 +72,33 @@ export class NodeInput implements IncomingInput, HeaderSource {
     return this.#all;
   }
 
+  async *openBody(limit: number): AsyncGenerator<Uint8Array> {
+    const req = this.#req;
+    try {
+      yield* limitedChunks(req, limit, req.headers['content-length']);
+    } catch (error) {
+      throw this.#bodyFailed(error);
+    }
+  }
+
   async readBody(limit: number): Promise<Uint8Array> {
     const req = this.#req;
     try {
       return await readLimited(req, limit, req.headers['content-length']);
     } catch (error) {
-      // The client went away mid-body: its fault, not the server's (no 500, no stack trace in the log).
-      const code = (error as NodeJS.ErrnoException).code;
-      if (!(error instanceof HttpError) && (req.destroyed || code === 'ECONNRESET')) throw clientAborted();
-      // The rest of the body is not read: close the connection after answering instead of draining it.
-      this.bodyRefused = true;
-      throw error;
+      throw this.#bodyFailed(error);
     }
+  }
+
+  /** What a failed body read becomes: the client's leaving (499), or a refusal that closes the connection. */
+  #bodyFailed(error: unknown): unknown {
+    // The client went away mid-body: its fault, not the server's (no 500, no stack trace in the log).
+    const code = (error as NodeJS.ErrnoException).code;
+    if (!(error instanceof HttpError) && (this.#req.destroyed || code === 'ECONNRESET'))
+      return clientAborted();
+    // The rest of the body is not read: close the connection after answering instead of draining it.
+    this.bodyRefused = true;
+    return error;
   }
 }
 

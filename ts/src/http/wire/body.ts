@@ -45,6 +45,8 @@ export abstract class IncomingBody {
   #limit = Number.POSITIVE_INFINITY;
   #failure: HttpError | null = null;
   #waiting: { resolve: (body: Uint8Array) => void; reject: (error: HttpError) => void } | null = null;
+  /** A streaming reader waiting for the next chunk (see {@link stream}). */
+  #wake: (() => void) | null = null;
 
   /** Every byte of the body has arrived. */
   abstract get complete(): boolean;
@@ -69,6 +71,39 @@ export abstract class IncomingBody {
     });
   }
 
+  /**
+   * The body's chunks as they arrive, rejected with 413 past `limit` bytes; `taken` is called each time a
+   * chunk is taken (the connection reads more when the chunks held drop below its high-water mark).
+   * Stopping early (the iterator's `return()`) drops the rest: the connection closes after its answer.
+   */
+  stream(limit: number, declared: number | undefined, taken: () => void): AsyncIterable<Uint8Array> {
+    if (this.#failure === null) {
+      if (declared !== undefined && declared > limit) this.#fail(tooLarge(limit));
+      else if (this.#total > limit) this.#fail(tooLarge(limit));
+      else this.#limit = limit;
+    }
+    const next = async (): Promise<IteratorResult<Uint8Array>> => {
+      for (;;) {
+        const part = this.#parts.shift();
+        if (part !== undefined) {
+          this.buffered -= part.byteLength;
+          taken();
+          return { done: false, value: part };
+        }
+        if (this.#failure !== null) throw this.#failure;
+        if (this.complete) return { done: true, value: undefined };
+        await new Promise<void>((resolve) => {
+          this.#wake = resolve;
+        });
+      }
+    };
+    const stop = async (): Promise<IteratorResult<Uint8Array>> => {
+      if (!this.complete) this.#fail(new HttpError(400, 'Request body not read to its end'));
+      return { done: true, value: undefined };
+    };
+    return { [Symbol.asyncIterator]: () => ({ next, return: stop }) };
+  }
+
   /** Nothing more will arrive (the client went away, the request timed out): a read fails with `error`. */
   abort(error: HttpError = clientAborted()): void {
     if (!this.complete) this.#fail(error);
@@ -88,9 +123,11 @@ export abstract class IncomingBody {
     }
     this.#parts.push(data);
     this.buffered += data.byteLength;
+    this.#wakeReader();
   }
 
   protected finished(): void {
+    this.#wakeReader();
     const waiting = this.#waiting;
     if (waiting === null || this.#failure !== null) return;
     this.#waiting = null;
@@ -109,8 +146,15 @@ export abstract class IncomingBody {
       const waiting = this.#waiting;
       this.#waiting = null;
       waiting?.reject(error);
+      this.#wakeReader();
     }
     return this.#failure;
+  }
+
+  #wakeReader(): void {
+    const wake = this.#wake;
+    this.#wake = null;
+    wake?.();
   }
 
   #take(): Uint8Array {

@@ -117,8 +117,10 @@ export class WireConnection implements BodyRequester {
   /** The handler asked for the body: let it flow, and tell a client that waits for it (100-continue). */
   bodyWanted(input: WireInput): void {
     if (input !== this.#input || this.#phase !== Phase.Serving) return;
-    if (input.head.expectContinue && input.body?.complete === false && input.body.buffered === 0)
-      this.socket.write('HTTP/1.1 100 Continue\r\n\r\n', 'latin1');
+    if (input.head.expectContinue && !input.continued && input.body?.complete === false) {
+      input.continued = true;
+      if (input.body.buffered === 0) this.socket.write('HTTP/1.1 100 Continue\r\n\r\n', 'latin1');
+    }
     this.#flow();
   }
 

@@ -6,6 +6,7 @@ import { ChunkedBody, type IncomingBody, LengthBody } from './body.js';
 import { Framing, type RequestHead } from './head.js';
 
 const NO_BODY = new Uint8Array(0);
+const EMPTY_STREAM: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: async function* () {} };
 
 /** What the input asks of its connection when the body is first wanted. */
 export interface BodyRequester {
@@ -45,8 +46,10 @@ export class WireInput implements IncomingInput, HeaderSource {
   readonly body: IncomingBody | null;
   /** Present when the request asks to switch protocols and the connection can be handed over. */
   readonly upgrade: UpgradeChannel | undefined;
-  /** A handler asked for the body: its bytes flow in, however many, up to the limit it gave. */
+  /** A handler asked for the whole body: its bytes flow in, however many, up to the limit it gave. */
   reading = false;
+  /** `100 Continue` was written for this request. */
+  continued = false;
   readonly #connection: BodyRequester;
   #all: Map<string, string> | undefined;
   /** Who wants to know if the client leaves before the answer is out (`req.signal`). */
@@ -120,6 +123,17 @@ export class WireInput implements IncomingInput, HeaderSource {
       }
     }
     return this.#all;
+  }
+
+  openBody(limit: number): AsyncIterable<Uint8Array> {
+    const body = this.body;
+    if (body === null) return EMPTY_STREAM;
+    // `reading` stays false: chunks not yet taken count as unread, so the socket pauses while the reader
+    // is behind, and each chunk taken lets the connection read on.
+    const declared = this.head.framing === Framing.Length ? this.head.length : undefined;
+    const chunks = body.stream(limit, declared, () => this.#connection.bodyWanted(this));
+    if (declared === undefined || declared <= limit) this.#connection.bodyWanted(this);
+    return chunks;
   }
 
   readBody(limit: number): Promise<Uint8Array> {
