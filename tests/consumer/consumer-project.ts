@@ -22,7 +22,7 @@ export interface Run {
  * The test runner's environment without npm's lifecycle variables (`npm test` sets `npm_config_*`, which
  * would reconfigure the nested npm) or Arbor's own, with this Node first on PATH.
  */
-function cleanEnv(): NodeJS.ProcessEnv {
+export function cleanEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (/^npm_/i.test(key) || key.startsWith('ARBOR_') || key === 'FORCE_COLOR' || key === 'NODE_OPTIONS')

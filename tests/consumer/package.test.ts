@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertPresent, skipWhenMissing, titled } from '../support/prerequisites.js';
 import { ConsumerProject, diskUsage, expectSuccess, ROOT, run } from './consumer-project.js';
+import { ReadmeApp, readmeBlocks, unexpectedStderr } from './readme-app.js';
 
 const missing = existsSync(join(ROOT, 'ts', 'src', 'engine', 'wasm-pkg', 'arbor_wasm_bg.wasm'))
   ? null
@@ -211,6 +212,59 @@ describe.skipIf(skipWhenMissing(missing))(
       expect(checked.code).toBe(0);
       // The check is real: consumer.mts holds a `@ts-expect-error` line, which is itself an error if the
       // package's types ever stop rejecting it (say, a declaration that degrades to `any`).
+    });
+
+    // A newcomer's first hour: the README's examples, in a project of their own, as the README gives them.
+    describe('the README, followed as written', () => {
+      let readme: ReadmeApp;
+      beforeAll(async () => {
+        readme = new ReadmeApp();
+        await readme.install(project.tarball);
+      }, 120_000);
+      afterAll(() => readme?.remove());
+
+      it('the first application (strict TypeScript) type-checks with its tsconfig and runs with its commands', async () => {
+        const [source, tsconfig, commands, ...more] = readmeBlocks('A first application (strict TypeScript)');
+        expect([source?.lang, tsconfig?.lang, commands?.lang, more.length]).toEqual(['ts', 'json', 'sh', 0]);
+        readme.write('app.ts', source?.body ?? '');
+        readme.write('tsconfig.json', tsconfig?.body ?? '');
+        const answers: { status: number; body: unknown }[] = [];
+        for (const line of (commands?.body ?? '').split('\n')) {
+          const result = await readme.shell(line); // a command that fails throws with its output
+          if (result instanceof Response) answers.push({ status: result.status, body: await result.json() });
+        }
+        expect(answers).toEqual([{ status: 200, body: { hello: 'world', id: expect.any(String) } }]);
+        expect(unexpectedStderr(readme.served?.stderr() ?? '')).toEqual([]);
+        await readme.stop();
+      }, 120_000);
+
+      it('the router on its own type-checks under the same tsconfig and answers over node:http', async () => {
+        const [source, ...more] = readmeBlocks('The router on its own');
+        expect([source?.lang, more.length]).toEqual(['ts', 0]);
+        readme.write('router.ts', source?.body ?? '');
+        await readme.shell('npx tsc'); // app.ts and router.ts, strict
+        const served = await readme.start('router.ts');
+        const get = async (path: string, method = 'GET') => {
+          const answer = await fetch(`http://localhost:${served.port}${path}`, { method });
+          return { status: answer.status, body: method === 'HEAD' ? null : await answer.json() };
+        };
+        try {
+          expect(await get('/users/42?tab=1')).toEqual({
+            status: 200,
+            body: { route: 'user', params: { id: '42' } },
+          });
+          expect(await get('/files/a-b.png')).toEqual({
+            status: 200,
+            body: { route: 'image', params: { name: 'a-b', ext: 'png' } },
+          });
+          expect(await get('/files/a-b.png', 'HEAD')).toEqual({ status: 200, body: null });
+          expect(await get('/users/abc')).toEqual({ status: 404, body: { error: 'Not Found' } });
+          expect((await get('/files/a.gif')).status).toBe(404);
+          expect(unexpectedStderr(served.stderr())).toEqual([]);
+        } finally {
+          await served.stop();
+        }
+      }, 60_000);
     });
   },
 );
