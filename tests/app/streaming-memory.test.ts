@@ -38,7 +38,7 @@ afterAll(() => {
 });
 
 async function rss(): Promise<number> {
-  const response = await fetch(`http://127.0.0.1:${port}/rss`);
+  const response = await fetch(`http://127.0.0.1:${port}/memory`);
   return ((await response.json()) as { rss: number }).rss;
 }
 

@@ -1,0 +1,120 @@
+/**
+ * A 200 MiB file uploaded as multipart/form-data, on both servers: the server (in its own process) streams
+ * it to disk, its resident size stays within a few MiB of idle, and the file is gone once answered.
+ *
+ * Every chunk received is a new buffer, and V8 lets those already dropped pile up (tens of MiB, however
+ * large the upload) before a collection frees them. The server here collects every 50 ms
+ * (`--expose-gc`), so that the resident size shows what it holds rather than that slack.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test, vi } from 'vitest';
+import { testServer } from './support/engine.js';
+
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
+
+/** What the server may hold above idle while it takes the upload: socket buffers, a few chunks. */
+const MAX_GROWTH_MIB = 12;
+const folder = mkdtempSync(join(tmpdir(), 'arbor-upload-memory-'));
+
+let child: ChildProcess;
+let port: number;
+
+beforeAll(async () => {
+  child = spawn(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', join(import.meta.dirname, 'fixtures', 'stream-server.ts')],
+    {
+      env: { ...process.env, ARBOR_TEST_SERVER: testServer, UPLOAD_DIR: folder, ARBOR_TEST_COLLECT_MS: '50' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  port = await new Promise<number>((resolve, reject) => {
+    child.stdout?.once('data', (line: Buffer) => resolve(Number(line.toString().trim())));
+    child.once('exit', (code) => reject(new Error(`the server exited (${code})`)));
+  });
+});
+afterAll(() => {
+  child?.kill('SIGTERM');
+});
+
+async function rss(): Promise<number> {
+  const response = await fetch(`http://127.0.0.1:${port}/memory`);
+  return ((await response.json()) as { rss: number }).rss;
+}
+
+/** Uploads one file of `mib` MiB, written 64 KiB at a time as the socket takes it; resolves to the answer. */
+function upload(mib: number): Promise<{ files: number[] }> {
+  const boundary = 'arbor-memory';
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\n` +
+      'Content-Type: application/octet-stream\r\n\r\n',
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const chunk = Buffer.alloc(64 * 1024, 0x42);
+  const chunks = mib * 16;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/upload',
+        headers: {
+          'Content-Type': `multipart/form-data; boundary=${boundary}`,
+          'Content-Length': head.byteLength + chunks * chunk.byteLength + tail.byteLength,
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (part: string) => {
+          text += part;
+        });
+        res.on('end', () => resolve(JSON.parse(text)));
+      },
+    );
+    req.on('error', reject);
+    req.write(head);
+    let sent = 0;
+    const more = () => {
+      while (sent < chunks) {
+        sent++;
+        if (!req.write(chunk)) {
+          req.once('drain', more);
+          return;
+        }
+      }
+      req.end(tail);
+    };
+    more();
+  });
+}
+
+test('200 MiB uploaded: streamed to disk, the server grows by a few MiB at most, nothing left after', async () => {
+  expect(await upload(4)).toEqual({ files: [4 * 1024 * 1024] });
+  const idle = await rss();
+  let peak = idle;
+  const sampler = setInterval(() => {
+    rss().then(
+      (value) => {
+        peak = Math.max(peak, value);
+      },
+      () => undefined,
+    );
+  }, 100);
+  try {
+    expect(await upload(200)).toEqual({ files: [200 * 1024 * 1024] });
+  } finally {
+    clearInterval(sampler);
+  }
+  const growthMiB = (peak - idle) / (1024 * 1024);
+  console.log(`server RSS: idle ${(idle / 2 ** 20).toFixed(1)} MiB, peak +${growthMiB.toFixed(1)} MiB`);
+  expect(growthMiB).toBeLessThan(MAX_GROWTH_MIB);
+  const deadline = Date.now() + 5000;
+  while (readdirSync(folder).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  expect(readdirSync(folder)).toEqual([]);
+});
