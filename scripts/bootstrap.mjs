@@ -18,7 +18,9 @@ function npmDependencies() {
   const installed = join(root, 'node_modules', '.package-lock.json');
   if (!existsSync(installed)) return 'stale';
   // npm rewrites node_modules/.package-lock.json on every install: older than the lock file = stale.
-  return statSync(installed).mtimeMs >= statSync(join(root, 'package-lock.json')).mtimeMs ? 'current' : 'stale';
+  return statSync(installed).mtimeMs >= statSync(join(root, 'package-lock.json')).mtimeMs
+    ? 'current'
+    : 'stale';
 }
 
 const npm = (args) => {

@@ -11,15 +11,14 @@
 // room is the first part of a path under ts/src: a folder (`app`, `http`, `router`), or a file that sits
 // at the top (`errors.ts`).
 //
-// Rust (crates/*/src): `mod` declarations give the module tree (and so which file is which module);
-// `use` paths and paths written in code that start with `crate::`, `super::` or `self::` give the edges,
-// to the deepest module the path names (an item the crate root re-exports counts as its own module's).
-// Code under `#[cfg(test)]` is no part of the graph. A module and its own ancestors are one unit, not
-// two parts that depend on each other: a child module is declared by its parent and sees its private
-// items (`router/snapshot.rs` is `Router`'s binary form), so an edge between them is no edge here; the
-// crate root, the ancestor of every module, is the crate's face and vocabulary. A room is a top-level
-// module (`router`, with `router::snapshot` inside it). Inline modules (`mod x { … }`) outside tests
-// count as part of their file.
+// Rust (crates/*/src): `mod` declarations give the module tree (and so which file is which module) and
+// are no edge; `use` paths (`use crate::…`, `use super::…`, `use child::…`) and the `crate::`, `super::`
+// and `self::` paths written in code give the edges, to the deepest module the path names (a name the
+// crate root re-exports counts as its own module's). A child that uses its parent and a parent that uses
+// that child are a circle like any other; so are a module that imports from the crate root and a root
+// that re-exports it. Code under `#[cfg(test)]` is no part of the graph. A room is a top-level module
+// (`router`, with `router::snapshot` inside it), the crate root (`crate`) one of its own. Inline modules
+// (`mod x { … }`) outside tests count as part of their file.
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { groupGraph, knots, shortestCircle } from './module-graph/circles.mjs';

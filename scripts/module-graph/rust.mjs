@@ -238,15 +238,13 @@ export function rustCrateGraph(crateDir) {
   }
 
   const name = (path) => (path.length === 0 ? 'crate' : path.join('::'));
-  const within = (a, b) => a.length <= b.length && a.every((segment, k) => segment === b[k]);
   const edges = new Map();
   const files = new Map();
   for (const module of modules.values()) {
     const targets = new Set();
     for (const path of module.paths) {
       const target = resolvePath(path, module.path);
-      // A module and its own ancestors are one unit (see the top of this file).
-      if (target === null || within(target, module.path) || within(module.path, target)) continue;
+      if (target === null || target.join('::') === module.path.join('::')) continue;
       targets.add(name(target));
     }
     edges.set(name(module.path), targets);

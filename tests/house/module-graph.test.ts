@@ -155,8 +155,10 @@ describe('reading Rust modules', () => {
       mkdirSync(dirname(join(dir, path)), { recursive: true });
       writeFileSync(join(dir, path), text);
     };
-    write('src/lib.rs', 'mod a;\nmod b;\nmod c;\nmod e;\npub use c::d::W;\npub type Id = u32;\n');
-    // a ⇄ b: a circle. c::d uses its parent (one unit with it); e reaches c::d through the root's re-export.
+    write('src/lib.rs', 'mod a;\nmod b;\nmod c;\nmod e;\nmod f;\npub use c::d::W;\npub type Id = u32;\n');
+    // a ⇄ b: a circle. c::d uses its parent, which only declares it: no circle. e reaches c::d through
+    // the root's re-export; a uses an item of the root, which uses nothing of a. f and its child f::g use
+    // each other: a circle, child or not.
     write(
       'src/a.rs',
       'use crate::b::X;\nuse crate::Id;\npub struct Y;\n#[cfg(test)]\nmod tests { use crate::e::Z; }\n',
@@ -165,19 +167,28 @@ describe('reading Rust modules', () => {
     write('src/c.rs', 'pub mod d;\nfn helper() {}\n');
     write('src/c/d.rs', 'use super::helper;\npub struct W;\n');
     write('src/e/mod.rs', 'use crate::W;\npub struct Z;\n');
+    write('src/f.rs', 'mod g;\nuse g::G;\npub struct F;\n');
+    write('src/f/g.rs', 'pub struct G(super::F);\n');
 
-    it('finds its modules and edges, and the circle between two of them', () => {
+    it('finds its modules and edges, and its circles', () => {
       const { edges, files } = rustCrateGraph(dir);
       expect(Object.fromEntries([...edges].map(([from, to]) => [from, [...to].sort()]))).toEqual({
-        crate: [],
-        a: ['b'],
+        crate: ['c::d'],
+        a: ['b', 'crate'],
         b: ['a'],
         c: [],
-        'c::d': [],
+        'c::d': ['c'],
         e: ['c::d'],
+        f: ['f::g'],
+        'f::g': ['f'],
       });
       expect(files.get('e')).toBe('src/e/mod.rs');
-      expect(circles(edges)).toEqual([['a', 'b', 'a']]);
+      expect(files.get('f::g')).toBe('src/f/g.rs');
+      expect(circles(edges)).toEqual([
+        ['a', 'b', 'a'],
+        ['f', 'f::g', 'f'],
+      ]);
+      // In rooms, f and f::g are one room: only a ⇄ b is left.
       expect(circles(groupGraph(edges, rustRoom))).toEqual([['a', 'b', 'a']]);
     });
   });
