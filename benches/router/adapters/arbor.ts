@@ -32,8 +32,9 @@ export async function arborAdapters(engine: ArborEngine = 'wasm', isolate = fals
   type RouterModule = typeof import('../../../ts/src/router/index.js');
   const shared = (await import('../../../ts/src/router/index.js')) as RouterModule;
   // `isolate` (paired timing, where all variants share one process): each variant gets its own instance
-  // of the router module, so that the type feedback of one variant's calls (a different engine class
-  // behind `Router#find`) cannot make another's polymorphic. The engine modules stay shared.
+  // of the router module (router/router.ts, which holds the engine lookups its commit point installs), so
+  // that the type feedback of one variant's calls (a different engine class behind `Router#find`) cannot
+  // make another's polymorphic. The engine modules and the router room's other modules stay shared.
   const routerModule = async (variant: number): Promise<RouterModule> =>
     isolate
       ? ((await import(`../../../ts/src/router/router.js?variant=${variant}`)) as RouterModule)
