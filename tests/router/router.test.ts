@@ -1,6 +1,7 @@
 // The standalone Router's own behaviour (the matching rules themselves are the conformance tables').
 import { describe, expect, it } from 'vitest';
 import type { RouteInfo } from '../../ts/src/engine/engine.js';
+import { MAX_DYNAMIC_ROUTES } from '../../ts/src/router/generated-front.js';
 import { Router } from '../../ts/src/router/index.js';
 import {
   entryMatcher,
@@ -97,6 +98,34 @@ describe('Router', () => {
     restored.attach(table.map(([, pattern]) => pattern));
     expect(restored.select('GET', '/files/a/b.txt')).toEqual({ value: '/files/*', id: 3 });
     expect(restored.select('DELETE', '/files/a/b.txt')).toBeNull();
+  });
+
+  it('commits at the first lookup after a change, to the generated front or the engine, and again after an add', () => {
+    const router = new Router<number>();
+    router.add('GET', '/a/:id', 0);
+    const commitAndFind = router.find;
+    const commitAndSelect = router.select;
+    expect(router.find('GET', '/a/1')?.params).toEqual({ id: '1' });
+    expect(router.select('GET', '/a/1')?.id).toBe(0);
+    // The commit installed its choice as find and select themselves: the generated code of a small table.
+    const generated = router.find;
+    expect(generated.name).toBe('find');
+    expect(router.select).not.toBe(commitAndSelect);
+    expect(router.find('GET', '/a/2')?.id).toBe(0);
+    expect(router.find).toBe(generated);
+    // Past the front's limits the next commit chooses the engine; the answers stay those of every route.
+    for (let k = 1; k <= MAX_DYNAMIC_ROUTES; k++) router.add('GET', `/r${k}/:id`, k);
+    expect(router.find).toBe(commitAndFind);
+    expect(router.select).toBe(commitAndSelect);
+    expect(router.find('GET', `/r${MAX_DYNAMIC_ROUTES}/x`)?.value).toBe(MAX_DYNAMIC_ROUTES);
+    expect(router.find('GET', '/a/3')?.params).toEqual({ id: '3' });
+    expect(router.find.name).toBe('#findInEngine');
+    expect(router.select('GET', '/r1/y')?.id).toBe(1);
+    // Without the front, the first commit already chooses the engine.
+    const engineOnly = new Router<number>({ compiled: false });
+    engineOnly.add('GET', '/a/:id', 0);
+    expect(engineOnly.find('GET', '/a/1')?.id).toBe(0);
+    expect(engineOnly.find.name).toBe('#findInEngine');
   });
 
   it('serves static routes with frozen, shared results', () => {
