@@ -63,7 +63,9 @@ export {
 } from './response.js';
 export type { RegisteredRoute } from './route.js';
 export type { RouteContext } from './route-context.js';
+export { type ServeStaticOptions, serveStatic } from './serve-static.js';
 export { encodeEvent } from './sse.js';
+export type { FileOptions, SendFileOptions } from './static-files.js';
 export {
   MemoryRateLimitStore,
   type RateLimitHit,

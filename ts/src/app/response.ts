@@ -10,6 +10,7 @@ import { isStreamSource, StreamBody, type StreamSource } from '../http/stream-bo
 import { type CookieOptions, type CookieSigner, setCookieLine } from './cookies.js';
 import { HeaderError } from './errors.js';
 import { EventStream, type ServerSentEvent, type SseOptions } from './sse.js';
+import { type SendFileOptions, sendFileInto } from './static-files.js';
 
 export { StreamBody, type StreamSource } from '../http/stream-body.js';
 export type { ServerSentEvent, SseOptions } from './sse.js';
@@ -223,6 +224,20 @@ export class Response {
     this.setKnownHeader('cache-control', 'Cache-Control', 'no-cache');
     // nginx buffers a proxied answer unless told not to; events must arrive as they are sent.
     return this.setKnownHeader('x-accel-buffering', 'X-Accel-Buffering', 'no');
+  }
+
+  /**
+   * Answers with a file, streamed: its type from its name, `ETag`, `Last-Modified`, and the request's
+   * conditional fields (304, 412) and `Range` (206, 416) answered. `path` is a file-system path, not
+   * percent-encoded; with `root` it is taken from that directory and cannot leave it (`..` is a 403),
+   * without it it must be absolute. No file there (or a dotfile, unless `dotfiles: 'allow'`) is a 404
+   * `HttpError`. A `Content-Type` or `Cache-Control` set before is kept. See docs/FRAMEWORK.md, "Files".
+   *
+   * @example
+   * app.get('/invoices/:id', (req, res) => res.sendFile(`${req.param('id')}.pdf`, { root: 'var/invoices' }));
+   */
+  sendFile(path: string, options?: SendFileOptions): Promise<this> {
+    return sendFileInto(this, this.#request, path, options);
   }
 
   /** Sends an HTML string (`text/html; charset=utf-8`). */

@@ -1,0 +1,116 @@
+/**
+ * `serveStatic(root, options)`: the files of a directory, as application middleware. Routes win (as in
+ * Fastify): a request that matched a route, that is not a GET or HEAD, or whose path is outside `prefix`
+ * goes straight on, without touching the file system. A path with no file behind it goes on too (to the
+ * routes' 404 or the fallback), unless `fallthrough: false`. The HTTP of files is static-files.ts's.
+ */
+import type { Stats } from 'node:fs';
+import { resolve } from 'node:path';
+import { fs } from '../builtins.js';
+import { HttpError } from './errors.js';
+import type { Middleware, NextHandler } from './middleware.js';
+import type { Request } from './request.js';
+import { Response } from './response.js';
+import { answerWithFile, type FileOptions, requestPathToFile, sendOptions } from './static-files.js';
+
+export interface ServeStaticOptions extends FileOptions {
+  /** The URL path the files are under, as it appears in the URL (`'/assets'`). Default `'/'`. */
+  prefix?: string;
+  /** The file a directory's URL (`/docs/`) answers with; a list is tried in order; `false`: none. Default `'index.html'`. */
+  index?: string | readonly string[] | false;
+  /** Extensions tried, in order, for a name without one that has no file (`['html']`: `/about` → `about.html`). */
+  extensions?: readonly string[];
+  /** `false`: a missing file is a 404 here instead of going on to the routes' 404 or the fallback. Default `true`. */
+  fallthrough?: boolean;
+  /** A directory's URL without its slash (`/docs`) is redirected (301) to `/docs/`. Default `true`. */
+  redirect?: boolean;
+  /** Called before a file's body with its answer, its absolute path and its stats: set headers here. */
+  setHeaders?: (res: Response, path: string, stat: Stats) => void;
+}
+
+/**
+ * @example
+ * app.middleware(serveStatic('public', { prefix: '/assets', maxAge: '7d' }));
+ * // GET /assets/app.js → public/app.js; GET /assets/ → public/index.html
+ */
+export function serveStatic(root: string, options: ServeStaticOptions = {}): Middleware {
+  const directory = checkedRoot(root);
+  const prefix = checkedPrefix(options.prefix ?? '/');
+  const index = options.index === undefined ? ['index.html'] : indexList(options.index);
+  const extensions = options.extensions === undefined ? [] : [...options.extensions];
+  const send = sendOptions(options, { root: directory, index, extensions });
+  const fallthrough = options.fallthrough ?? true;
+  const redirect = (options.redirect ?? true) && index.length > 0;
+  const setHeaders = options.setHeaders;
+
+  const missing = (req: Request, next: NextHandler): Promise<Response> => {
+    if (fallthrough) return next.handle(req);
+    throw new HttpError(404);
+  };
+
+  const serve = async (req: Request, next: NextHandler): Promise<Response> => {
+    const rest = req.path.slice(prefix.length);
+    // Without an index a directory's URL names nothing: send would call it a 403.
+    if (index.length === 0 && rest.endsWith('/')) return missing(req, next);
+    const target = requestPathToFile(rest);
+    const res = new Response(req);
+    const answer = await answerWithFile(res, req, target, send, setHeaders);
+    if (answer === 'file') return res;
+    if (answer === 'directory' && redirect) return res.redirect(directoryUrl(req), 301);
+    return missing(req, next);
+  };
+
+  return function serveStatic(req, next) {
+    const method = req.method;
+    if (method !== 'GET' && method !== 'HEAD') return next.handle(req);
+    const path = req.path;
+    if (prefix !== '' && path !== prefix && !path.startsWith(`${prefix}/`)) return next.handle(req);
+    if (req.route !== null) return next.handle(req);
+    return serve(req, next);
+  };
+}
+
+/**
+ * Where a directory's URL without its slash redirects: the same path with one, query kept. Leading slashes
+ * are collapsed, or `//evil.example` (a directory named so) would send the client to another host.
+ */
+function directoryUrl(req: Request): string {
+  const path = `${req.path.replace(/^\/+/, '/')}/`;
+  const query = req.getUri().getQuery();
+  return query === '' ? path : `${path}?${query}`;
+}
+
+function checkedRoot(root: string): string {
+  if (typeof root !== 'string' || root === '') {
+    throw new TypeError(`serveStatic(root) takes a directory, got ${JSON.stringify(root)}`);
+  }
+  const directory = resolve(root);
+  const stat = fs.statSync(directory, { throwIfNoEntry: false });
+  if (stat?.isDirectory() !== true) {
+    throw new TypeError(
+      `serveStatic(${JSON.stringify(root)}): ${directory} ${stat === undefined ? 'does not exist' : 'is not a directory'}`,
+    );
+  }
+  return directory;
+}
+
+/** `'/assets/'` → `'/assets'`; `'/'` → `''` (everything). Compared with the raw path, so written encoded. */
+function checkedPrefix(prefix: string): string {
+  if (!/^\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*$/.test(prefix)) {
+    throw new TypeError(
+      `serveStatic: prefix ${JSON.stringify(prefix)} must be a URL path starting with '/', as the URL spells it (percent-encoded)`,
+    );
+  }
+  return prefix.replace(/\/+$/, '');
+}
+
+function indexList(index: string | readonly string[] | false): string[] {
+  if (index === false) return [];
+  const list = typeof index === 'string' ? [index] : [...index];
+  for (const name of list) {
+    if (typeof name !== 'string' || name === '' || /[\\/\0]/.test(name) || name === '..') {
+      throw new TypeError(`serveStatic: index ${JSON.stringify(name)} must be a file name`);
+    }
+  }
+  return list;
+}
