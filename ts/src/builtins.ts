@@ -27,3 +27,16 @@ export const crypto = (): typeof import('node:crypto') =>
   (cryptoModule ??= process.getBuiltinModule('node:crypto'));
 /** `node:zlib`, loaded on the first call. */
 export const zlib = (): typeof import('node:zlib') => (zlibModule ??= process.getBuiltinModule('node:zlib'));
+
+/**
+ * A package loaded on the first call rather than when Arbor is imported: what only one feature needs (the
+ * multipart parser, content negotiation, ETags) would otherwise add its load time to every start.
+ * `require` loads CommonJS and ECMAScript packages alike (Node 22.12 and later).
+ */
+export function lazyPackage<T>(specifier: string): () => T {
+  let loaded: T | undefined;
+  return () => {
+    loaded ??= nodeModule.createRequire(import.meta.url)(specifier) as T;
+    return loaded;
+  };
+}

@@ -4,10 +4,14 @@
  * `Last-Modified` the handler set) says it already holds this representation. Files get the same from
  * `res.sendFile()` and `serveStatic()`, which tag them from their stat instead of their bytes.
  */
-import { etag } from 'etag';
-import fresh from 'fresh';
+import type * as Etag from 'etag';
+import type fresh from 'fresh';
+import { lazyPackage } from '../builtins.js';
 import type { HeaderSource } from '../http/dispatch.js';
 import type { Response } from './response.js';
+
+const loadEtag = lazyPackage<typeof Etag>('etag');
+const loadFresh = lazyPackage<typeof fresh>('fresh');
 
 /**
  * Tags `res` and answers 304 when the request's validators match. Only a 200 to GET or HEAD with a body
@@ -19,7 +23,7 @@ export function conditionalGet(res: Response, method: string, headers: HeaderSou
   if (typeof body !== 'string' && !(body instanceof Uint8Array)) return res;
   let tag = res.getHeader('ETag');
   if (tag === undefined) {
-    tag = etag(body, { weak: true });
+    tag = loadEtag().etag(body, { weak: true });
     res.setKnownHeader('etag', 'ETag', tag);
   }
   const noneMatch = headers.get('if-none-match');
@@ -33,7 +37,7 @@ export function conditionalGet(res: Response, method: string, headers: HeaderSou
   const lastModified = res.getHeader('Last-Modified');
   const response: Record<string, string> = { etag: tag };
   if (lastModified !== undefined) response['last-modified'] = lastModified;
-  if (!fresh(request, response)) return res;
+  if (!loadFresh()(request, response)) return res;
   // RFC 9110 §15.4.5: a 304 carries the validators and caching fields, not the representation's own.
   res.status(304).dropBody();
   res.removeHeader('Content-Type');

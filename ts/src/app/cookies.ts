@@ -6,8 +6,8 @@
  * for one cookie is refused under another. With several secrets the first signs and every one verifies:
  * rotate by putting the new secret first and keeping the old ones until the cookies they signed expire.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { parseCookie, type SetCookie, stringifySetCookie } from 'cookie';
+import { crypto } from '../builtins.js';
 
 /** `Set-Cookie` attributes (RFC 6265bis), as `res.cookie()` takes them. */
 export interface CookieOptions {
@@ -104,7 +104,7 @@ export class CookieSigner {
     const given = Buffer.from(signed.slice(dot + 1));
     for (const secret of this.#secrets) {
       const expected = Buffer.from(mac(secret, name, value));
-      if (expected.byteLength === given.byteLength && timingSafeEqual(expected, given)) return value;
+      if (expected.byteLength === given.byteLength && crypto().timingSafeEqual(expected, given)) return value;
     }
     return undefined;
   }
@@ -112,5 +112,5 @@ export class CookieSigner {
 
 function mac(secret: string | Buffer, name: string, value: string): string {
   // The name is part of what is signed: a value signed for `role` does not verify as `session`.
-  return createHmac('sha256', secret).update(`${name}=${value}`).digest('base64url');
+  return crypto().createHmac('sha256', secret).update(`${name}=${value}`).digest('base64url');
 }

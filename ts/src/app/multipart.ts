@@ -3,14 +3,14 @@
  * streamed to a temporary folder of their own (never held whole in memory), and every limit crossed is a
  * 413 naming it. A body that fails — a limit, a malformed part, the client leaving — leaves no file behind.
  */
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import busboy from 'busboy';
+import type busboy from 'busboy';
+import { fs, lazyPackage } from '../builtins.js';
 import { HttpError } from './errors.js';
+
+const loadBusboy = lazyPackage<typeof busboy>('busboy');
 
 /** A file of a multipart body, on disk until the answer is sent (unless the handler moves it). */
 export interface UploadedFile {
@@ -76,7 +76,7 @@ export async function readMultipart(
   const max = { ...DEFAULT_LIMITS, ...withoutUndefined(limits) };
   let parser: busboy.Busboy;
   try {
-    parser = busboy({
+    parser = loadBusboy()({
       headers: { 'content-type': contentType },
       // File names in RFC 7578's plain form are UTF-8 in every browser.
       defParamCharset: 'utf8',
@@ -94,8 +94,9 @@ export async function readMultipart(
   } catch (error) {
     throw new HttpError(400, `Malformed multipart body: ${(error as Error).message}`);
   }
-  const folder = await mkdtemp(join(limits.tmpDir ?? tmpdir(), 'arbor-upload-'));
-  const cleanup = () => rm(folder, { recursive: true, force: true });
+  const tmp = limits.tmpDir ?? process.getBuiltinModule('node:os').tmpdir();
+  const folder = await fs.promises.mkdtemp(join(tmp, 'arbor-upload-'));
+  const cleanup = () => fs.promises.rm(folder, { recursive: true, force: true });
   const fields: Record<string, string | string[]> = {};
   const files: UploadedFile[] = [];
   const writes: Promise<unknown>[] = [];
@@ -134,7 +135,7 @@ export async function readMultipart(
         ),
       ),
     );
-    writes.push(pipeline(stream, createWriteStream(file.path)).catch(fail));
+    writes.push(pipeline(stream, fs.createWriteStream(file.path)).catch(fail));
   });
   parser.on('field', (name, value, info) => {
     if (info.valueTruncated) {

@@ -3,7 +3,9 @@
  * (read and parsed before the handler runs), and attributes that middleware attach for later layers.
  */
 import type { IncomingMessage } from 'node:http';
-import accepts, { type Accepts } from 'accepts';
+import type accepts from 'accepts';
+import type { Accepts } from 'accepts';
+import { lazyPackage } from '../builtins.js';
 import type { HeaderSource, IncomingInput, UpgradeChannel } from '../http/dispatch.js';
 import { decodeJson, EMPTY_BODY, isJsonMediaType, type ParsedBody } from './body.js';
 import { type CookieSigner, parseCookies } from './cookies.js';
@@ -74,6 +76,7 @@ export interface RouteSource {
   describe(): RequestRoute;
 }
 
+const loadAccepts = lazyPackage<typeof accepts>('accepts');
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 const NO_FILES: readonly UploadedFile[] = Object.freeze([]);
 const NO_CAPTURES: readonly (string | undefined)[] = Object.freeze([]);
@@ -198,7 +201,7 @@ export class Request<P extends AnyParams = AnyParams> {
         if (value !== undefined) headers[name] = value;
       }
       // `accepts` reads only `headers` of the node request it is given.
-      this.#accepts = accepts({ headers } as unknown as IncomingMessage);
+      this.#accepts = loadAccepts()({ headers } as unknown as IncomingMessage);
     }
     return this.#accepts;
   }
