@@ -20,6 +20,8 @@ export interface OpenApiConfig {
     license?: { name: string; url?: string };
   };
   servers?: { url: string; description?: string }[];
+  /** Tags with their descriptions (an `@tag` annotation describes one too; this list wins). */
+  tags?: { name: string; description?: string }[];
 }
 
 /** The `requestId` configuration key. */
