@@ -36,14 +36,16 @@ const ARBOR_ROWS: Contender[] = [
 
 /** Each case's rows: Arbor on both of its servers, then the anchor. */
 export function contendersOf(kase: IoCase): Contender[] {
-  const fastify = (label: string, pkg: string): Contender => ({
+  const fastify = (label: string, pkg: string, file = 'fastify.ts'): Contender => ({
     name: 'fastify',
     label,
-    file: 'fastify.ts',
+    file,
     anchor: true,
     pkg,
     env: {},
   });
+  // The cases that read what a request brings have servers of their own (servers/*-requests.ts).
+  const arborReading = ARBOR_ROWS.map((row) => ({ ...row, file: 'arbor-requests.ts' }));
   switch (kase) {
     case 'static':
       return [...ARBOR_ROWS, fastify('Fastify + @fastify/static', '@fastify/static')];
@@ -51,6 +53,16 @@ export function contendersOf(kase: IoCase): Contender[] {
       return [...ARBOR_ROWS, fastify('Fastify reply.send(stream)', 'fastify')];
     case 'compress':
       return [...ARBOR_ROWS, fastify('Fastify + @fastify/compress', '@fastify/compress')];
+    case 'upload':
+      return [
+        ...arborReading,
+        fastify('Fastify + @fastify/multipart', '@fastify/multipart', 'fastify-requests.ts'),
+      ];
+    case 'cookies':
+      return [
+        ...arborReading,
+        fastify('Fastify + @fastify/cookie', '@fastify/cookie', 'fastify-requests.ts'),
+      ];
     case 'sse':
       return [
         ...ARBOR_ROWS,

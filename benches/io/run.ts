@@ -6,18 +6,21 @@
  *   stream    res.send(readable), 100 MiB in 64 KiB chunks  vs Fastify reply.send(stream) (MiB/s, peak RSS)
  *   sse       res.sse(source), 1,000 clients × 10 events/s  vs Hono streamSSE              (CPU per client-second, RSS per client)
  *   compress  compress(), ~100 KiB of JSON, gzip and br     vs Fastify + @fastify/compress (req/s, CPU/request)
+ *   upload    req.file: a 50 MiB multipart form to disk     vs @fastify/multipart saveRequestFiles (MiB/s, peak RSS)
+ *   cookies   req.signedCookie + req.cookie, 4 cookies      vs Fastify + @fastify/cookie   (req/s, CPU/request)
  *
  * Arbor runs on node:http (its default) and on its own server (`server: 'arbor'`): two rows per case.
  *
- *   npm run bench:io                                   every case, full settings (about 20 minutes)
+ *   npm run bench:io                                   every case, full settings (about 25 minutes)
  *   npm run bench:io -- --case sse                     one case (`--case static,compress`: several)
  *   node --import tsx benches/io/run.ts --quick        a few seconds per case, tiny sizes: proves the machinery
  *   --node 22|24|26|PATH   the servers' Node (default: this one); reports of a Node other than 24 go to
  *                          benches/results/node<major>/ unless --out says otherwise
  *   --only arbor,arbor-own Arbor rows to run (the anchor always runs)
- *   --rounds N  --duration S  --warmup S  --connections N   (static, compress)
+ *   --rounds N  --duration S  --warmup S  --connections N   (static, compress, cookies)
  *   --stream-mib N  --downloads N                           (stream)
  *   --clients N  --events N  --interval MS  --heartbeat MS  (sse)
+ *   --upload-mib N  --uploads N                             (upload)
  *   --arbor-from auto|dist|src   as in benches/http/run.ts
  *
  * Writes benches/results/io.<case>.md for each case run.
@@ -28,11 +31,13 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runCompress } from './compress.js';
 import type { CaseContext } from './context.js';
+import { runCookies } from './cookies.js';
 import { arborFrom, log, root } from './harness.js';
 import { CASES, type IoCase } from './servers/setup.js';
 import { runSse } from './sse.js';
 import { runStatic } from './static.js';
 import { runStream } from './stream.js';
+import { runUpload } from './upload.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -51,6 +56,8 @@ const { values: args } = parseArgs({
     events: { type: 'string' },
     interval: { type: 'string' },
     heartbeat: { type: 'string' },
+    'upload-mib': { type: 'string' },
+    uploads: { type: 'string' },
     'arbor-from': { type: 'string', default: 'auto' },
   },
 });
@@ -116,6 +123,13 @@ const runners: Record<IoCase, () => Promise<string>> = {
       heartbeatMs: setting('heartbeat', 15_000, 15_000, true),
     }),
   compress: () => runCompress(context, { ...load, rounds: rounds(5), encodings: ['gzip', 'br'] }),
+  upload: () =>
+    runUpload(context, {
+      rounds: rounds(5),
+      bytes: setting('upload-mib', 50, 8) * 1024 * 1024,
+      uploads: setting('uploads', 5, 2),
+    }),
+  cookies: () => runCookies(context, { ...load, rounds: rounds(5) }),
 };
 
 mkdirSync(out, { recursive: true });

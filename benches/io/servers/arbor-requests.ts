@@ -1,0 +1,54 @@
+/**
+ * Arbor for the I/O cases that read what a request brings, on the server `ARBOR_IO_SERVER` names (as
+ * arbor.ts: `node`, the default node:http, or `arbor`, the own one), serving the case `IO_CASE` names:
+ *   upload   `POST /upload`: a multipart form whose file the framework streams to `IO_UPLOAD_DIR` (and
+ *            deletes once the answer is out); answers `{ size, name }`
+ *   cookies  `GET /login` sets the signed cookie `session`; `GET /me` answers `{ user, theme }` from the
+ *            verified `session` and the plain `theme`
+ * A feature this checkout does not have is reported to the runner (`unavailable`). Loads the bundle when
+ * `ARBOR_BENCH_FROM=dist`, else the sources.
+ */
+import type { Server } from 'node:net';
+import { announce, HOST } from '../../http/servers/announce.js';
+import { COOKIE_SECRET, type MeAnswer, SESSION_USER, UPLOAD_BODY_LIMIT } from './requests.js';
+import { ioCase, unavailable } from './setup.js';
+
+type AppModule = typeof import('../../../ts/src/app/index.js');
+
+const fromDist = process.env.ARBOR_BENCH_FROM === 'dist';
+const arbor = (
+  fromDist
+    ? await import(new URL('../../../dist/ts/src/bundle/index.js', import.meta.url).href)
+    : await import('../../../ts/src/app/index.js')
+) as AppModule;
+
+const base = {
+  server: process.env.ARBOR_IO_SERVER === 'arbor' ? ('arbor' as const) : ('node' as const),
+  // `run()`'s banner is dropped; errors and warnings still reach stderr.
+  logger: { ...arbor.consoleLogger, info: () => {} },
+};
+const has = (method: string) => typeof Reflect.get(arbor.Request.prototype, method) === 'function';
+
+let app: InstanceType<AppModule['Application']>;
+const kase = ioCase();
+if (kase === 'upload') {
+  if (!has('file')) await unavailable('req.file (multipart uploads) is not in this checkout');
+  const tmpDir = process.env.IO_UPLOAD_DIR;
+  if (tmpDir === undefined) throw new Error('IO_UPLOAD_DIR must name the uploads folder');
+  app = new arbor.Application({ ...base, bodyLimit: UPLOAD_BODY_LIMIT, uploads: { tmpDir } });
+  app.post('/upload', (req, res) =>
+    res.json({ size: req.file('file')?.size, name: req.body<{ name?: string }>().name }),
+  );
+} else if (kase === 'cookies') {
+  if (!has('signedCookie')) await unavailable('req.signedCookie is not in this checkout');
+  app = new arbor.Application({ ...base, cookies: { secrets: [COOKIE_SECRET] } });
+  app.get('/login', (_req, res) => res.cookie('session', SESSION_USER, { signed: true }).json({ ok: true }));
+  app.get('/me', (req, res) =>
+    res.json({ user: req.signedCookie('session'), theme: req.cookie('theme') } satisfies MeAnswer),
+  );
+} else {
+  app = await unavailable('arbor-requests.ts serves the upload and cookies cases only');
+}
+
+const listening: Server = app.createServer();
+listening.listen(0, HOST, () => announce(listening));
