@@ -54,6 +54,11 @@ describe.each(transports)('serveStatic over $name', (transport) => {
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
     expect(css.text).toBe(read('css/site.css'));
     expect((await c.request('/assets/with%20space.txt')).text).toBe(read('with space.txt'));
+    // A name without a known type is bytes, to GET and HEAD alike.
+    for (const method of ['GET', 'HEAD']) {
+      const unknown = await c.request('/assets/README', { method });
+      expect(unknown.headers.get('content-type'), method).toBe('application/octet-stream');
+    }
   });
 
   test('If-None-Match and If-Modified-Since answer 304 without a body; a changed validator gets the file', async () => {

@@ -236,6 +236,11 @@ export async function answerWithFile<R extends FileResponse>(
   for (const [name, value] of Object.entries(result.headers)) {
     if (!KEPT.has(name) || !res.hasHeader(name)) res.header(name, String(value));
   }
+  // send gives no type for a name mime does not know; a body would get this one from `res.send()`, and a
+  // HEAD must say what the GET would.
+  if (result.statusCode !== 304 && !res.hasHeader('Content-Type')) {
+    res.header('Content-Type', 'application/octet-stream');
+  }
   res.status(result.statusCode);
   onHeaders?.(res, result.metadata.path, result.metadata.stat);
   if (result.statusCode === 304 || request?.getMethod() === 'HEAD') result.stream.destroy();
