@@ -101,7 +101,9 @@ export function writeResponse(socket: Socket, response: OutgoingResponse, option
     else if (framing === StreamFraming.Close) keepAlive = false;
   } else {
     body = writableBody(raw);
-    if (!hasLength && mayHaveBody(status)) {
+    // A HEAD answer without a length is one whose GET would be streamed: it says nothing of a length,
+    // as node:http does, rather than a Content-Length of 0 the GET would not have.
+    if (!hasLength && mayHaveBody(status) && !(options.head && response.getBody() === null)) {
       const length = body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
       head += `Content-Length: ${length}\r\n`;
     }
