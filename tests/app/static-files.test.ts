@@ -15,7 +15,13 @@ import { promisify } from 'node:util';
 import fastifyStatic from '@fastify/static';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Application, memoryLogger, type ServeStaticOptions, serveStatic } from '../../ts/src/app/index.js';
+import {
+  Application,
+  compress,
+  memoryLogger,
+  type ServeStaticOptions,
+  serveStatic,
+} from '../../ts/src/app/index.js';
 import { assertPresent, skipWhenMissing, titled } from '../support/prerequisites.js';
 import { exchange, request as rawRequest } from '../support/raw-http.js';
 import { withEngine } from './support/engine.js';
@@ -266,6 +272,21 @@ describe.each(transports)('serveStatic over $name', (transport) => {
       bare.headers.get('etag'),
       bare.headers.get('last-modified'),
     ]).toEqual([null, null, null]);
+  });
+
+  test('behind compress(): a whole file is compressed, a range is not, HEAD varies as GET does', async () => {
+    const c = await start((app) => {
+      app.middleware(compress({ threshold: 1 }));
+      app.middleware(serveStatic(ROOT));
+    });
+    const gzip = { 'Accept-Encoding': 'gzip' };
+    const whole = await c.request('/alphabet.txt', { headers: gzip });
+    // (app.fetch() hands the gzip bytes over as they are, fetch() over HTTP decodes them: the coding says it.)
+    expect([whole.status, whole.headers.get('content-encoding')]).toEqual([200, 'gzip']);
+    const range = await c.request('/alphabet.txt', { headers: { ...gzip, Range: 'bytes=0-3' } });
+    expect([range.status, range.headers.get('content-encoding'), range.text]).toEqual([206, null, '0123']);
+    const head = await c.request('/alphabet.txt', { method: 'HEAD', headers: gzip });
+    expect([head.headers.get('vary'), head.headers.get('content-length')]).toEqual(['Accept-Encoding', '37']);
   });
 
   test('a malformed escape is a 400, never a lookup', async () => {

@@ -215,7 +215,7 @@ const KEPT = new Set(['Cache-Control', 'Content-Type']);
 
 /**
  * Asks send for the file at `target` (percent-encoded, checked) and writes its answer on `res`: status,
- * headers and, unless it is a HEAD or a 304, the file as a stream framed by its Content-Length. A missing
+ * headers and, unless it is a 304, the file as a stream framed by its Content-Length. A missing
  * file or a directory leaves `res` untouched; any other refusal (403, 412, 416, …) is thrown as an
  * {@link HttpError}, so it gets the framework's JSON error body.
  */
@@ -236,14 +236,12 @@ export async function answerWithFile<R extends FileResponse>(
   for (const [name, value] of Object.entries(result.headers)) {
     if (!KEPT.has(name) || !res.hasHeader(name)) res.header(name, String(value));
   }
-  // send gives no type for a name mime does not know; a body would get this one from `res.send()`, and a
-  // HEAD must say what the GET would.
-  if (result.statusCode !== 304 && !res.hasHeader('Content-Type')) {
-    res.header('Content-Type', 'application/octet-stream');
-  }
   res.status(result.statusCode);
   onHeaders?.(res, result.metadata.path, result.metadata.stat);
-  if (result.statusCode === 304 || request?.getMethod() === 'HEAD') result.stream.destroy();
+  // A HEAD answer carries send's empty stream, so middleware sees what it would see on the GET answer
+  // (compress() adds its Vary to it); the kernel drops it unread. No file is opened for a HEAD. A name
+  // mime does not know gets send's default type for streams, on HEAD as on GET.
+  if (result.statusCode === 304) result.stream.destroy();
   else res.send(result.stream);
   return 'file';
 }
