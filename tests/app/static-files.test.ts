@@ -354,11 +354,15 @@ describe.each(transports)('res.sendFile over $name', (transport) => {
     const c = await start(
       (app) => {
         app.get('/oops', (_req, res) => res.sendFile('hello.txt'));
+        app.get('/empty-root', (_req, res) => res.sendFile('package.json', { root: '' }));
       },
       { logger },
     );
     expect((await c.request('/oops')).status).toBe(500);
     expect(logger.errors.map((e) => e.message).join('\n')).toContain('a relative path needs a `root` option');
+    // An empty root is no root: not the working directory.
+    expect((await c.request('/empty-root')).status).toBe(500);
+    expect(logger.errors.map((e) => e.message).join('\n')).toContain('root must be a directory');
   });
 
   test('a path that climbs out of root is a 403, a NUL byte a 400', async () => {

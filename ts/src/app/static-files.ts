@@ -83,6 +83,10 @@ export async function sendFileInto<R extends FileResponse>(
     throw new TypeError(`res.sendFile() takes a file path, got ${JSON.stringify(path)}`);
   }
   const root = options.root;
+  // send takes an empty root for none, which would read a relative path from the working directory.
+  if (root !== undefined && (typeof root !== 'string' || root === '')) {
+    throw new TypeError(`res.sendFile(): root must be a directory, got ${JSON.stringify(root)}`);
+  }
   if (root === undefined && !isAbsolute(path)) {
     throw new TypeError(
       `res.sendFile(${JSON.stringify(path)}): a relative path needs a \`root\` option (or pass an absolute path)`,
