@@ -61,7 +61,25 @@ export async function arborAdapters(engine: ArborEngine = 'wasm', isolate = fals
       note: '`new Router({ compiled: false })`: every lookup goes to the WebAssembly engine (no generated JavaScript for small tables in front of it)',
     },
   ];
-  const routers = await Promise.all(variants.map((_, k) => routerModule(k)));
+  // ARBOR_BENCH_BEFORE=<another checkout, built>: its router as one more variant, timed in the same run,
+  // to show a refactoring of the router leaves it level (see docs/PERFORMANCE.md, "Before and after").
+  const before = process.env.ARBOR_BENCH_BEFORE;
+  const loaders = variants.map((_, k) => () => routerModule(k));
+  if (before !== undefined && before !== '') {
+    variants.push({
+      name: 'arbor (before)',
+      options: { ...base },
+      rule: 'static-first',
+      note: `the router of the checkout at \`${before}\`, built, in the same run`,
+    });
+    const { existsSync } = await import('node:fs');
+    const entry = ['ts/src/router/index.ts', 'ts/src/router.ts']
+      .map((path) => `${before}/${path}`)
+      .find((path) => existsSync(path));
+    if (entry === undefined) throw new Error(`ARBOR_BENCH_BEFORE=${before} holds no ts/src/router`);
+    loaders.push(async () => (await import(entry)) as RouterModule);
+  }
+  const routers = await Promise.all(loaders.map((load) => load()));
   return variants.map(
     (variant, k): Adapter => ({
       name: variant.name + suffix,
