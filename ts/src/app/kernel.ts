@@ -16,21 +16,20 @@
 import type { IncomingInput } from '../http/dispatch.js';
 import type { Router } from '../router/index.js';
 import { errorResponse, finalize, plainError, splitTarget } from './answers.js';
-import { EMPTY_BODY, multipartBody, type ParsedBody, parseBody } from './body.js';
+import { BodyLoader, noBody, uploadLimits } from './body-loader.js';
 import { conditionalGet } from './conditional.js';
 import type { RequestIdConfig } from './config.js';
 import type { RouteContracts } from './contracts.js';
 import type { CookieSigner } from './cookies.js';
-import { HttpError } from './errors.js';
 import type { Logger } from './logger.js';
 import { type Middleware, runChain } from './middleware.js';
-import { isMultipart, readMultipart, type UploadLimits } from './multipart.js';
+import type { UploadLimits } from './multipart.js';
 import { andThen, guarded, type Outcome } from './outcome.js';
 import { clientAddress, type TrustProxy } from './proxy.js';
 import { VERBS } from './registrar.js';
 import { Request } from './request.js';
 import { type RequestIds, requestIds } from './request-id.js';
-import { Response, StreamBody } from './response.js';
+import { Response } from './response.js';
 import { afterMiddleware, callHandler, NO_BOUND } from './route-call.js';
 import type { BindingResolver, RouteContext } from './route-context.js';
 import type { RouteTable } from './route-table.js';
@@ -200,8 +199,11 @@ export class Kernel {
     if (match?.malformed === true) return plainError(400, 'Malformed percent-encoding in the path');
 
     const matched = match === null ? null : match.value;
-    /** Deletes the request's uploaded files, once a multipart body was read. */
-    let uploads: (() => Promise<unknown>) | null = null;
+    const body = input.hasBody
+      ? new BodyLoader(input, matched?.route.bodyLimitSetting ?? settings.bodyLimit, () =>
+          uploadLimits(settings.uploads, matched?.route.uploadsSetting),
+        )
+      : null;
     const req = new Request({
       method,
       path,
@@ -215,15 +217,7 @@ export class Kernel {
       captures: match === null ? undefined : match.captures,
       // The context describes the route to `req.route` when a handler reads it.
       route: matched,
-      body: input.hasBody
-        ? () =>
-            loadBody(input, matched?.route.bodyLimitSetting ?? settings.bodyLimit, () =>
-              uploadLimits(settings.uploads, matched?.route.uploadsSetting),
-            ).then((body) => {
-              uploads = body.release ?? null;
-              return body;
-            })
-        : noBody,
+      body: body === null ? noBody : body.load,
       upgrade: input.upgrade,
       id,
       client: input,
@@ -236,17 +230,8 @@ export class Kernel {
         ? this.#core(matched, req, res, method, path, id)
         : runChain(global, (current) => this.#core(matched, current, res, method, path, id), req);
     // A body, when read, is read asynchronously: only then can there be uploaded files to delete.
-    if (outcome instanceof Response) return outcome;
-    return outcome.then(
-      (answer) => {
-        if (uploads !== null) releaseAfter(answer, uploads);
-        return answer;
-      },
-      (error: unknown) => {
-        if (uploads !== null) uploads().catch(() => undefined);
-        throw error;
-      },
-    );
+    if (body === null || outcome instanceof Response) return outcome;
+    return body.afterAnswer(outcome);
   }
 
   /**
@@ -328,48 +313,6 @@ export class Kernel {
     );
     return andThen(answered, checkResponse);
   }
-}
-
-/** The body of a request that has none: the shared empty body (its media type is only ever read together
- * with the request's Content-Type, so the empty body need not carry it). */
-const noBody = (): ParsedBody => EMPTY_BODY;
-
-/**
- * Reads and parses a request's body (once, through `Request.loadBody`), up to `limit` bytes (the
- * route's, its group's or the application's); a request without one has {@link noBody}. A multipart body is
- * streamed (its files to disk) within the upload limits.
- */
-function loadBody(input: IncomingInput, limit: number, uploads: () => UploadLimits): Promise<ParsedBody> {
-  const type = input.headers.get('content-type');
-  const encoding = input.headers.get('content-encoding');
-  if (isMultipart(type) && input.openBody !== undefined) {
-    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity')
-      return Promise.reject(
-        new HttpError(415, `Content-Encoding ${JSON.stringify(encoding)} is not supported`),
-      );
-    return readMultipart(input.openBody(limit), type as string, uploads()).then((body) =>
-      multipartBody(body, 'multipart/form-data'),
-    );
-  }
-  return input.readBody(limit).then((raw) => parseBody(raw, type, encoding));
-}
-
-/**
- * Deletes uploaded files once the answer is out: at once for a body held whole, when the stream closes
- * for a streamed one (it may be reading an uploaded file). Files the handler moved are not touched.
- */
-function releaseAfter(answer: Response, release: () => Promise<unknown>): void {
-  const body = answer.getBody();
-  const run = () => {
-    release().catch(() => undefined);
-  };
-  if (body instanceof StreamBody && !body.readable.destroyed) body.readable.once('close', run);
-  else setImmediate(run);
-}
-
-/** The application's upload limits, with a route's (or its groups') over them. */
-function uploadLimits(app: UploadLimits | undefined, route: UploadLimits | undefined): UploadLimits {
-  return route === undefined ? (app ?? {}) : { ...app, ...route };
 }
 
 /** The methods a path answers to, in `VERBS` order (HEAD with GET, OPTIONS always), then others. */
