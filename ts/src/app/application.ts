@@ -34,12 +34,13 @@ import { type Middleware, type MiddlewareFactory, type MiddlewareRef, toReferenc
 import { checkMiddlewareNames } from './middleware-check.js';
 import type { Bindings, NoBindings } from './params.js';
 import { compileTrust } from './proxy.js';
-import { Group, joinPath, Registrar, type Route } from './registrar.js';
+import { Group, joinPath, Registrar } from './registrar.js';
 import { registerApplication, registeredApplication } from './registry.js';
 import type { Request } from './request.js';
 import type { Response } from './response.js';
 import type { RegisteredRoute } from './route.js';
 import type { BindingResolver, RouteContext } from './route-context.js';
+import type { Route } from './route-registration.js';
 import { RouteTable, type TableChange } from './route-table.js';
 import { MemoryRateLimitStore, throttleFactory } from './throttle.js';
 import { generateUrl, type UrlParams } from './url.js';

@@ -8,7 +8,7 @@ import { operationKey, readAnnotations } from '../openapi/annotations.js';
 import { contractDefinitions } from '../openapi/contract.js';
 import type { AnnotationSet } from '../openapi/types.js';
 import type { Logger } from './logger.js';
-import type { Route } from './registrar.js';
+import type { Route } from './route-registration.js';
 import type { RouteTable } from './route-table.js';
 import {
   ContractCompiler,

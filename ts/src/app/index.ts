@@ -47,7 +47,7 @@ export type {
   PathParams,
 } from './params.js';
 export { clientAddress, type TrustProxy } from './proxy.js';
-export { type AnyGroup, Group, Registrar, type Route, VERBS } from './registrar.js';
+export { type AnyGroup, Group, Registrar, VERBS } from './registrar.js';
 export { BodyNotReadError, type HeaderSource, headersFromMap, Request, Uri } from './request.js';
 export { type RequestLoggerOptions, type RequestLogRecord, requestLogger } from './request-log.js';
 export type { ResourceAction, ResourceOptions } from './resource.js';
@@ -63,6 +63,7 @@ export {
 } from './response.js';
 export type { RegisteredRoute } from './route.js';
 export type { RouteContext } from './route-context.js';
+export type { Route, RouteGroup } from './route-registration.js';
 export { type ServeStaticOptions, serveStatic } from './serve-static.js';
 export { encodeEvent } from './sse.js';
 export type { FileOptions, SendFileOptions } from './static-files.js';

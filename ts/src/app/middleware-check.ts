@@ -6,7 +6,7 @@
 import { RouteError } from '../errors.js';
 import type { MiddlewareAliases } from './aliases.js';
 import { type MiddlewareRef, parseReference } from './middleware.js';
-import type { Route } from './registrar.js';
+import type { Route } from './route-registration.js';
 
 /** Throws `UNKNOWN_MIDDLEWARE` for the first reference (global first, then routes in order) whose name
  * no alias defines. */

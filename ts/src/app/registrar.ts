@@ -1,11 +1,11 @@
 /**
  * The registration API: {@link Registrar} (the verbs, `match`, `any`, `group` and `resource` that
- * `Application` and `Group` share), {@link Group}, and the {@link Route} the verbs return.
+ * `Application` and `Group` share) and {@link Group}; the verbs return a `Route` (route-registration.ts).
  *
- * They live in one module because their public types refer to each other: a registrar's verbs return
- * routes and its `group()` a group, a group is a registrar, and a route exposes its group. Split into
- * modules, those would import one another. Each subclass decides what "register" means (the application
- * registers directly; a group prefixes the path and remembers itself for middleware).
+ * A registrar's `group()` returns a group and a group is a registrar, so both live here. A route sees its
+ * group only through `RouteGroup` (what it reads of it), so route-registration.ts imports nothing from
+ * here. Each subclass decides what "register" means (the application registers directly; a group
+ * prefixes the path and remembers itself for middleware).
  */
 
 import type { RouteInfo } from '../engine/engine.js';
@@ -15,7 +15,7 @@ import { type MiddlewareRef, referenceLabel, toReferences } from './middleware.j
 import type { UploadLimits } from './multipart.js';
 import type { Bindings, JoinPath, NoBindings } from './params.js';
 import { type ResourceOptions, resourceRoutes } from './resource.js';
-import type { RegisteredRoute } from './route.js';
+import { checkedLimit, type Route } from './route-registration.js';
 import type { ValidateConfig } from './validation.js';
 import {
   isWebSocketRoute,
@@ -265,169 +265,6 @@ export class Group<Prefix extends string = string, B extends Bindings = NoBindin
 // biome-ignore lint/suspicious/noExplicitAny: the type parameters only type handlers at registration.
 export type AnyGroup = Group<string, any>;
 
-/** What a route needs from its application: naming goes through the engine and the name index. */
-export interface RouteOwner {
-  nameRoute(route: Route, name: string): void;
-  /** Called when middleware changes, so cached chains are rebuilt. */
-  invalidate(): void;
-  /** Called when a route or group sets `validate`: there are contract checks to compile. */
-  validationChanged(): void;
-}
-
-/**
- * A registered route, as `app.get(…)` returns it: `.name('tasks.show')` and `.middleware('auth')` chain
- * on it; {@link Route.describe} gives the read-only row the OpenAPI exporter and the CLI consume.
- */
-export class Route {
-  readonly id: number;
-  readonly pattern: string;
-  readonly group: AnyGroup | null;
-  readonly handler: ResolvedHandler;
-  readonly #callSite: CallSiteSource | null;
-  readonly #owner: RouteOwner;
-  readonly #middleware: MiddlewareRef[] = [];
-  #name: string | null = null;
-  #methods: readonly string[] = [];
-  #paramNames: readonly string[] = [];
-  #validate: ValidateConfig | undefined;
-  #bodyLimit: number | undefined;
-  #uploads: UploadLimits | undefined;
-
-  /** @internal Routes are created by `Application`/`Group` registration methods. */
-  constructor(
-    owner: RouteOwner,
-    fields: Pick<Route, 'id' | 'pattern' | 'group' | 'handler'> & { callSite: CallSiteSource | null },
-  ) {
-    this.#owner = owner;
-    this.id = fields.id;
-    this.pattern = fields.pattern;
-    this.group = fields.group;
-    this.handler = fields.handler;
-    this.#callSite = fields.callSite;
-  }
-
-  /** Where the user called `app.get(…)` (or `resource`, `match`, …), resolved on first read. */
-  get callSite(): CallSite | null {
-    return this.#callSite?.value ?? null;
-  }
-
-  /** @internal The engine's answer to the registration: methods and parameter names. */
-  attach(methods: readonly string[], paramNames: readonly string[]): void {
-    this.#methods = methods;
-    this.#paramNames = paramNames;
-  }
-
-  get methods(): readonly string[] {
-    return this.#methods;
-  }
-
-  /** Parameter names in pattern order (bindings are resolved in this order). */
-  get paramNames(): readonly string[] {
-    return this.#paramNames;
-  }
-
-  /**
-   * Names the route for URL generation (`app.route('tasks.show', { id })`). Names are unique per
-   * application: a second route with the same name throws `DUPLICATE_NAME`.
-   */
-  name(name: string): this {
-    this.#owner.nameRoute(this, name);
-    this.#name = name;
-    return this;
-  }
-
-  getName(): string | null {
-    return this.#name;
-  }
-
-  /**
-   * Checks this route's requests (and with `{ responses: true }` its responses) against its annotations,
-   * whatever the application's `validate` says; `.validate(false)` turns it off for this route. Chainable.
-   *
-   * @example app.post('/tasks', store).validate();
-   */
-  validate(config: ValidateConfig = true): this {
-    this.#validate = config;
-    this.#owner.validationChanged();
-    return this;
-  }
-
-  /**
-   * The largest request body for this route, in bytes (beyond: 413 naming the limit), over its group's and
-   * the application's `bodyLimit`. Chainable.
-   *
-   * @example app.post('/avatar', upload).bodyLimit(10 * 1024 * 1024);
-   */
-  bodyLimit(bytes: number): this {
-    this.#bodyLimit = checkedLimit(bytes);
-    return this;
-  }
-
-  /** The route's body limit: its own, else its nearest group's; `undefined`: the application's. */
-  get bodyLimitSetting(): number | undefined {
-    return this.#bodyLimit ?? this.group?.bodyLimitSetting;
-  }
-
-  /**
-   * Upload limits for this route's multipart bodies, over its groups' and the application's `uploads`.
-   *
-   * @example app.post('/avatar', store).bodyLimit(10 * 2 ** 20).uploads({ files: 1, fileSize: 5 * 2 ** 20 });
-   */
-  uploads(limits: UploadLimits): this {
-    this.#uploads = limits;
-    return this;
-  }
-
-  /** Its groups' upload limits, then its own over them. */
-  get uploadsSetting(): UploadLimits | undefined {
-    const outer = this.group?.uploadsSetting;
-    return outer === undefined ? this.#uploads : { ...outer, ...this.#uploads };
-  }
-
-  /** The route's own `validate` setting, if it has one. */
-  get validation(): ValidateConfig | undefined {
-    return this.#validate;
-  }
-
-  /** Adds route middleware (names, `'throttle:60,1'`, or functions); it runs after group middleware. */
-  middleware(refs: MiddlewareRef | readonly MiddlewareRef[]): this {
-    this.#middleware.push(...toReferences(refs));
-    this.#owner.invalidate();
-    return this;
-  }
-
-  /** Group middleware (outermost first), then the route's own. */
-  middlewareChain(): MiddlewareRef[] {
-    // Most routes have no group middleware: a copy of their own is the chain (checked for every route
-    // before serving, so no spreading of empty arrays).
-    const outer = this.group?.middlewareChain();
-    return outer === undefined || outer.length === 0
-      ? this.#middleware.slice()
-      : [...outer, ...this.#middleware];
-  }
-
-  /** `'Class.method'`, or the registration's `file:line`. */
-  handlerLocation(): string | null {
-    if (this.handler.location !== null) return this.handler.location;
-    return this.callSite === null ? null : `${this.callSite.file}:${this.callSite.line}`;
-  }
-
-  describe(info: RouteInfo, validated = false): RegisteredRoute {
-    return {
-      id: this.id,
-      methods: [...info.methods],
-      pattern: this.pattern,
-      info,
-      name: this.#name,
-      middleware: this.middlewareChain().map(referenceLabel),
-      handlerLocation: this.handlerLocation(),
-      callSite: this.callSite,
-      ...(validated ? { validated: true } : {}),
-      ...(isWebSocketRoute(this.handler.call) ? { webSocket: true } : {}),
-    };
-  }
-}
-
 /** `'/api'` + `'/users'` → `'/api/users'`; `'/api/'` + `'/'` → `'/api'`; `''` + `'x'` → `'/x'`. */
 export function joinPath(prefix: string, uri: string): string {
   const head = prefix.replace(/\/+$/, '');
@@ -435,11 +272,4 @@ export function joinPath(prefix: string, uri: string): string {
   // A whole-path regex block matches from the first character: the prefix goes in front, no slash added.
   if (uri.startsWith('{^')) return `${head}${uri}`;
   return `${head}${uri.startsWith('/') ? '' : '/'}${uri}`;
-}
-
-/** A body limit as given to `bodyLimit()`: a whole number of bytes, 0 or more. */
-function checkedLimit(bytes: number): number {
-  if (!Number.isSafeInteger(bytes) || bytes < 0)
-    throw new RangeError(`bodyLimit(${String(bytes)}): expected a whole number of bytes, 0 or more`);
-  return bytes;
 }

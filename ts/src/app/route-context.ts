@@ -10,8 +10,8 @@
  */
 import type { ResolvedHandler } from './handler.js';
 import type { Middleware } from './middleware.js';
-import type { Route } from './registrar.js';
 import type { Request, RequestRoute, RouteSource } from './request.js';
+import type { Route } from './route-registration.js';
 import type { RouteValidation } from './validation.js';
 
 /** `(raw, req) => value`; `null`/`undefined` answers 404. */

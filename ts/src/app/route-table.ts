@@ -25,9 +25,10 @@ import {
 } from './handler.js';
 import type { Logger } from './logger.js';
 import type { MiddlewareRef } from './middleware.js';
-import { type AnyGroup, Route, type RouteOwner, type RouteSink, VERBS } from './registrar.js';
+import { type AnyGroup, type RouteSink, VERBS } from './registrar.js';
 import type { RegisteredRoute } from './route.js';
 import { type BindingResolver, RouteContext } from './route-context.js';
+import { Route, type RouteOwner } from './route-registration.js';
 
 /** What changed, for whoever caches something built from the table. */
 export type TableChange =
