@@ -23,6 +23,7 @@ import {
 import type { JsonSchema } from '../openapi/type-expr.js';
 import type { OperationDoc } from '../openapi/types.js';
 import { HttpError } from './errors.js';
+import { fieldsSchema, readForm } from './form-check.js';
 import type { Logger } from './logger.js';
 import type { Request } from './request.js';
 import type { Response } from './response.js';
@@ -162,7 +163,13 @@ export class ContractCompiler {
     const validateParams = params.length === 0 ? null : this.#params().compile(paramsSchema(params));
     const validateBody =
       contract.body === null ? null : this.#json().compile(this.#withDefinitions(contract.body));
-    if (validateParams === null && validateBody === null) return null;
+    const form = contract.form;
+    // Form fields arrive as strings, like parameters: coerced to their declared types.
+    const validateFields =
+      form === null || form.fields.length === 0
+        ? null
+        : this.#params().compile(this.#withDefinitions(fieldsSchema(form.fields)));
+    if (validateParams === null && validateBody === null && form === null) return null;
     return (req) => {
       let details: ValidationDetail[] | null = null;
       if (validateParams !== null) {
@@ -171,6 +178,17 @@ export class ContractCompiler {
       }
       if (validateBody !== null && !validateBody(req.json<unknown>())) {
         details = [...(details ?? []), ...toDetails(validateBody.errors, 'body')];
+      }
+      if (form !== null) {
+        const { problems, values } = readForm(form, req);
+        const found: ValidationDetail[] = problems.map((p) => ({ in: 'body', ...p }));
+        if (validateFields !== null && !validateFields(values)) {
+          // A field already found wrong (sent as a file, sent twice) is not also "required" or mistyped.
+          const named = new Set(problems.map((p) => p.name));
+          for (const d of toDetails(validateFields.errors, 'body'))
+            if (!named.has(d.name.split('/')[0] ?? '')) found.push(d);
+        }
+        if (found.length > 0) details = [...(details ?? []), ...found];
       }
       if (details === null) return null;
       const error = new RequestValidationError(details);

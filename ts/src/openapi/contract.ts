@@ -7,6 +7,7 @@
  * `@schema` components under `definitions` and `$ref`s pointing there.
  */
 import type { ParamInfo } from '../engine/engine.js';
+import { type FormContract, formContract } from './form.js';
 import { isFileResponse, isJsonMedia, responseMediaTypes } from './media.js';
 import { type JsonSchema, parseType, typeToSchema } from './type-expr.js';
 import type { AnnotationSet, OperationDoc } from './types.js';
@@ -28,6 +29,8 @@ export interface RouteContract {
   params: ParamContract[];
   /** The JSON body's schema (`@body`, and an object with the `.body.` fields), or `null` when none is declared. */
   body: JsonSchema | null;
+  /** The `multipart/form-data` body's fields and files (`.formData`), or `null` when none is declared. */
+  form: FormContract | null;
   /** Documented responses by status (`'200'`, `'4XX'`, `'default'`). */
   responses: Record<string, ResponseContract>;
 }
@@ -68,7 +71,7 @@ export function contractDefinitions(annotations: AnnotationSet): Record<string, 
 export function routeContract(doc: OperationDoc, engineParams: readonly ParamInfo[]): RouteContract {
   const params: ParamContract[] = [];
   for (const p of doc.params) {
-    if (p.in === 'body' || p.in === 'cookie') continue;
+    if (p.in === 'body' || p.in === 'cookie' || p.in === 'formData') continue;
     if (p.in === 'path') {
       const engine = engineParams.find((e) => e.name === p.name);
       if (engine === undefined || engine.regex !== null) continue;
@@ -115,12 +118,16 @@ export function routeContract(doc: OperationDoc, engineParams: readonly ParamInf
       otherMedia: media.filter((m) => !isJsonMedia(m)),
     };
   }
-  return { params, body, responses };
+  const form = formContract(doc, (type) => toDefinitions(typeToSchema(type, '3.1.0')));
+  return { params, body, form, responses };
 }
 
-/** True when validation can refuse a request to this operation (so the document lists the 400). */
+/**
+ * True when validation can refuse a request to this operation (so the document lists the 400). A form
+ * always can: a file field refuses several files, a single-valued field refuses to be sent twice.
+ */
 export function hasRequestChecks(contract: RouteContract): boolean {
-  return contract.params.length > 0 || contract.body !== null;
+  return contract.params.length > 0 || contract.body !== null || contract.form !== null;
 }
 
 /** Points `$ref`s at `definitions` (a copy). */

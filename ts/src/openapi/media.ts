@@ -31,8 +31,25 @@ const RESPONSE = /^(\d{3}|[1-5]XX|default)(?:\s+\{([^}]+)\})?(?:\s+-?\s*([\s\S]*
 export function parseResponseLine(text: string, line: number): ResponseDoc | null {
   const m = RESPONSE.exec(text);
   if (!m || (m[2] !== undefined && parseType(m[2]) === null)) return null;
+  const { media, rest } = leadingMediaTypes(m[3] ?? '');
+  return {
+    status: m[1] ?? '',
+    type: m[2]?.trim() ?? null,
+    ...(media.length > 0 ? { media } : {}),
+    description: rest.trim(),
+    line,
+  };
+}
+
+/**
+ * The media types that start a text (`image/png, image/jpeg - The picture`), lower-case, and the text
+ * after them (a `-` separating them from it dropped). Used by `@response` and by `{file}` form fields.
+ *
+ * @example leadingMediaTypes('image/* - The picture') // { media: ['image/*'], rest: 'The picture' }
+ */
+export function leadingMediaTypes(text: string): { media: string[]; rest: string } {
   const media: string[] = [];
-  let rest = m[3] ?? '';
+  let rest = text;
   for (;;) {
     const next = /^([^\s,]+)\s*(,)?\s*/.exec(rest);
     if (!next || !MEDIA_TYPE.test(next[1] ?? '')) break;
@@ -41,13 +58,7 @@ export function parseResponseLine(text: string, line: number): ResponseDoc | nul
     if (next[2] === undefined) break;
   }
   if (media.length > 0) rest = rest.replace(/^-\s*/, '');
-  return {
-    status: m[1] ?? '',
-    type: m[2]?.trim() ?? null,
-    ...(media.length > 0 ? { media } : {}),
-    description: rest.trim(),
-    line,
-  };
+  return { media, rest };
 }
 
 /** `application/json`, `application/problem+json` (parameters ignored). */

@@ -3,10 +3,11 @@
  * parameters and a default response, so undocumented routes still appear).
  */
 import { http } from '../builtins.js';
+import { formMediaType, formParams } from './form.js';
 import { isEventStream, isFileResponse, responseMediaTypes } from './media.js';
 import type { PathVariant } from './paths.js';
 import { type JsonSchema, parseType, referencedSchemas, typeToSchema } from './type-expr.js';
-import type { OpenApiVersion, OperationDoc, ResponseDoc } from './types.js';
+import type { OpenApiVersion, OperationDoc, ParamDoc, ResponseDoc } from './types.js';
 
 /** A type reference found while building, with where it was written (for "undefined schema"). */
 export interface TypeUse {
@@ -47,6 +48,8 @@ function pathParameters(variant: PathVariant, doc: OperationDoc | undefined, ctx
 }
 
 function requestBody(doc: OperationDoc, ctx: BuildContext): Record<string, unknown> | null {
+  const form = formParams(doc);
+  if (form.length > 0) return formBody(doc, form, ctx);
   const body = doc.params.filter((p) => p.in === 'body');
   if (body.length === 0 && doc.body === undefined && doc.requestExample === undefined) return null;
   const properties: Record<string, JsonSchema> = {};
@@ -63,6 +66,19 @@ function requestBody(doc: OperationDoc, ctx: BuildContext): Record<string, unkno
     required: required.length > 0 || doc.body?.required === true,
     content: { 'application/json': media },
   };
+}
+
+/** `.formData` fields: a `multipart/form-data` body (see form.ts for the schema of a file). */
+function formBody(
+  doc: OperationDoc,
+  fields: readonly ParamDoc[],
+  ctx: BuildContext,
+): Record<string, unknown> {
+  const media: Record<string, unknown> = formMediaType(fields, ctx.version, (field, extra) =>
+    schemaOf(field.type, ctx, doc.file, field.line, extra),
+  );
+  if (doc.requestExample !== undefined) media.example = doc.requestExample;
+  return { required: fields.some((f) => f.required), content: { 'multipart/form-data': media } };
 }
 
 function responses(doc: OperationDoc | undefined, ctx: BuildContext): Record<string, unknown> {
@@ -141,7 +157,7 @@ export function buildOperation(
   op.operationId = operationId;
   const parameters: Record<string, unknown>[] = pathParameters(variant, doc, ctx);
   for (const p of doc?.params ?? []) {
-    if (p.in === 'path' || p.in === 'body') continue;
+    if (p.in === 'path' || p.in === 'body' || p.in === 'formData') continue;
     parameters.push({
       name: p.name,
       in: p.in,

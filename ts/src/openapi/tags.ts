@@ -5,7 +5,8 @@
  * description. Mistakes become diagnostics naming `file:line`; parsing goes on.
  */
 import type { DocBlock } from './comments.js';
-import { parseResponseLine } from './media.js';
+import { namesFile, parseFileType } from './form.js';
+import { leadingMediaTypes, parseResponseLine } from './media.js';
 import { parseType } from './type-expr.js';
 import type { Diagnostic, DiagnosticCode, OperationDoc, ParamLocation, SchemaDoc, TagDoc } from './types.js';
 
@@ -71,7 +72,15 @@ function splitTags(block: DocBlock): { leading: string; tags: RawTag[] } {
 const PARAM = /^\{([^}]+)\}\s+([^\s.{}]+)\.([A-Za-z]+)(?:\.([A-Za-z]+))?(?:\s+-?\s*([\s\S]*))?$/;
 const PROPERTY = /^\{([^}]+)\}\s+([^\s.{}]+)(?:\.(required|optional))?(?:\s+-?\s*([\s\S]*))?$/;
 const BODY = /^\{([^}]+)\}(?:\s+(required|optional)\b)?(?:\s+-?\s*([\s\S]*))?$/;
-const LOCATIONS: readonly string[] = ['path', 'query', 'header', 'cookie', 'body'];
+/** Locations by their lower-case spelling (`formData` is written in camel case, read in any case). */
+const LOCATIONS: ReadonlyMap<string, ParamLocation> = new Map([
+  ['path', 'path'],
+  ['query', 'query'],
+  ['header', 'header'],
+  ['cookie', 'cookie'],
+  ['body', 'body'],
+  ['formdata', 'formData'],
+]);
 
 /**
  * @example
@@ -129,10 +138,23 @@ export function parseBlock(block: DocBlock, file: string): ParsedBlock {
     hasOperationTag = true;
     readOperationTag(tag);
   }
+  checkMixedBody();
   const described = schemas.length > 0 || tagDocs.length > 0;
   const operation = hasOperationTag || (leading !== '' && !described) ? op : null;
   if (operation && leading !== '' && operation.description === undefined) operation.description = leading;
   return { api, operation, schemas, tags: tagDocs, diagnostics };
+
+  /** A body is JSON or a form, not both: the form fields are left out (`formParams`), and that is said. */
+  function checkMixedBody(): void {
+    const form = op.params.find((p) => p.in === 'formData');
+    const json = op.body?.line ?? op.params.find((p) => p.in === 'body')?.line;
+    if (form === undefined || json === undefined) return;
+    report(
+      'MIXED_BODY',
+      form.line,
+      `@param ${form.name}.formData describes a multipart/form-data body, but line ${json} describes a JSON body (@body, .body): a body is one or the other; the form fields are left out`,
+    );
+  }
 
   /**
    * `@tag Name - description`; the description may go on over the following lines, or be the block's
@@ -213,28 +235,44 @@ export function parseBlock(block: DocBlock, file: string): ParsedBlock {
         return;
       case 'param': {
         const m = PARAM.exec(tag.text);
-        const location = (m?.[3] ?? '').toLowerCase();
+        const location = LOCATIONS.get((m?.[3] ?? '').toLowerCase());
         const flag = m?.[4]?.toLowerCase();
+        const type = (m?.[1] ?? '').trim();
         if (
           !m ||
-          !LOCATIONS.includes(location) ||
+          location === undefined ||
           (flag !== undefined && flag !== 'required' && flag !== 'optional') ||
-          parseType(m[1] ?? '') === null
+          (!namesFile(type) && parseType(type) === null)
         ) {
           report(
             'MALFORMED_PARAM',
             tag.line,
-            `malformed @param "${tag.head}" (expected "{type} name.path|query|header|body.required|optional - text")`,
+            `malformed @param "${tag.head}" (expected "{type} name.path|query|header|cookie|body|formData.required|optional - text")`,
           );
           return;
         }
+        const file = namesFile(type) ? parseFileType(type) : null;
+        if (namesFile(type) && (location !== 'formData' || file === null)) {
+          report(
+            'MALFORMED_PARAM',
+            tag.line,
+            location === 'formData'
+              ? `malformed file type {${type}} in @param "${tag.head}" (expected {file}, {file[]}, {file[n]}, {file[n..m]}, {file[..m]} or {file[n..]})`
+              : `@param "${tag.head}": a {file} is a field of a multipart form, written name.formData`,
+          );
+          return;
+        }
+        // A file field may name its media types before the text (`image/png, image/jpeg - Photo`).
+        const text = (m[5] ?? '').trim();
+        const declared = file === null ? { media: [], rest: text } : leadingMediaTypes(text);
         op.params.push({
           name: m[2] ?? '',
-          in: location as ParamLocation,
-          type: (m[1] ?? '').trim(),
+          in: location,
+          type,
           // Path parameters are always required in OpenAPI; elsewhere the default is optional.
           required: flag === undefined ? location === 'path' : flag === 'required',
-          description: (m[5] ?? '').trim(),
+          description: declared.rest.trim(),
+          ...(declared.media.length > 0 ? { media: declared.media } : {}),
           line: tag.line,
         });
         return;

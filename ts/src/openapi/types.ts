@@ -80,6 +80,7 @@ export type DiagnosticCode =
   | 'API_NO_MATCH'
   | 'AMBIGUOUS_BLOCK'
   | 'UNKNOWN_PATH_PARAM'
+  | 'MIXED_BODY'
   | 'DUPLICATE_SCHEMA'
   | 'DUPLICATE_TAG'
   | 'UNDEFINED_SCHEMA'
@@ -96,15 +97,21 @@ export interface Diagnostic {
   line: number;
 }
 
-export type ParamLocation = 'path' | 'query' | 'header' | 'cookie' | 'body';
+/** `formData`: a field of a `multipart/form-data` body (a file with `{file}`, `{file[]}`). */
+export type ParamLocation = 'path' | 'query' | 'header' | 'cookie' | 'body' | 'formData';
 
-/** `@param {type} name.location.required - text` */
+/**
+ * `@param {type} name.location.required - text`, and for a file field
+ * `@param {file} name.formData.required [media/type[, media/type]] - text`.
+ */
 export interface ParamDoc {
   name: string;
   in: ParamLocation;
   type: string;
   required: boolean;
   description: string;
+  /** The media types a `{file}` field declares (they become the part's `encoding.contentType`). */
+  media?: string[];
   line: number;
 }
 

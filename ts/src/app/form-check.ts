@@ -1,0 +1,118 @@
+/**
+ * A `multipart/form-data` body read against its route's form contract (`@param … name.formData`, see
+ * `openapi/form.ts`): what only the form's shape can tell — a required file or field absent, several files
+ * in a single-file field, a `{file[n..m]}` count out of bounds, a file of a media type the field does not
+ * declare, a file where a field is expected (or the reverse), a single-valued field sent twice, a JSON part
+ * that is not JSON. The declared types of the plain fields are then checked by ajv, like query parameters
+ * (validation.ts), on the values this module gathers.
+ *
+ * @example
+ * const { problems, values } = readForm(contract, req); // problems: [{ name: 'image', message: 'is required' }]
+ */
+import type { FieldContract, FileContract, FormContract } from '../openapi/form.js';
+import type { JsonSchema } from '../openapi/type-expr.js';
+import { HttpError } from './errors.js';
+import { isMultipart, type UploadedFile } from './multipart.js';
+import type { Request } from './request.js';
+
+/** One violation, by field name (validation.ts reports it `in: 'body'`). */
+export interface FormProblem {
+  name: string;
+  message: string;
+}
+
+export interface FormReading {
+  problems: FormProblem[];
+  /** The plain fields' values to check against their types: a string, a list, or parsed JSON. */
+  values: Record<string, unknown>;
+}
+
+/**
+ * Reads the request's form. A body of another type is a 415 (as `req.json()` answers a form sent to a JSON
+ * route); an empty body is an empty form (its required fields are then missing).
+ */
+export function readForm(form: FormContract, req: Request): FormReading {
+  const contentType = req.header('content-type');
+  const multipart = isMultipart(contentType);
+  if (!multipart && req.rawBody().byteLength > 0) {
+    const media = contentType?.split(';')[0]?.trim() || 'a body without Content-Type';
+    throw new HttpError(415, `Expected a multipart/form-data body, got ${media}`);
+  }
+  const files = multipart ? req.files() : [];
+  const fields = multipart ? req.body<Record<string, string | string[]>>() : {};
+  const problems: FormProblem[] = [];
+  for (const file of form.files) {
+    const message = fileProblem(
+      file,
+      files.filter((f) => f.fieldname === file.name),
+      Object.hasOwn(fields, file.name),
+    );
+    if (message !== null) problems.push({ name: file.name, message });
+  }
+  const values: Record<string, unknown> = {};
+  for (const field of form.fields) {
+    const sentAsFile = files.some((f) => f.fieldname === field.name);
+    const raw = Object.hasOwn(fields, field.name) ? fields[field.name] : undefined;
+    if (raw === undefined) {
+      if (sentAsFile) problems.push({ name: field.name, message: 'must be a form field, not a file' });
+      // A required field that is absent is reported by ajv, with the fields' other problems.
+      continue;
+    }
+    const read = fieldValue(field, raw);
+    if ('problem' in read) {
+      problems.push({ name: field.name, message: read.problem });
+      continue;
+    }
+    values[field.name] = read.value;
+  }
+  return { problems, values };
+}
+
+/** The plain fields as one object schema, which ajv checks {@link FormReading.values} against. */
+export function fieldsSchema(fields: readonly FieldContract[]): JsonSchema {
+  const properties = Object.fromEntries(fields.map((f) => [f.name, f.schema]));
+  const required = fields.filter((f) => f.required).map((f) => f.name);
+  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+}
+
+/** The problem with a file field's files, or `null`. `asField`: the name came as a plain field instead. */
+function fileProblem(file: FileContract, sent: readonly UploadedFile[], asField: boolean): string | null {
+  if (sent.length === 0) {
+    if (asField) return 'must be a file';
+    return file.required ? 'is required' : null;
+  }
+  if (!file.multiple && sent.length > 1) return `must be a single file (got ${sent.length})`;
+  if (file.min !== null && sent.length < file.min)
+    return `must have at least ${file.min} file${file.min === 1 ? '' : 's'} (got ${sent.length})`;
+  if (file.max !== null && sent.length > file.max)
+    return `must have at most ${file.max} file${file.max === 1 ? '' : 's'} (got ${sent.length})`;
+  if (file.media.length > 0) {
+    const wrong = sent.find((f) => !file.media.some((m) => mediaMatches(m, f.mimetype)));
+    if (wrong !== undefined)
+      return `must be ${file.media.join(' or ')} (got ${wrong.mimetype || 'no type'} in ${JSON.stringify(wrong.filename)})`;
+  }
+  return null;
+}
+
+/** A field's value as ajv checks it (a string, a list, parsed JSON), or what is wrong with it. */
+function fieldValue(field: FieldContract, raw: string | string[]): { value: unknown } | { problem: string } {
+  if (!field.array && Array.isArray(raw)) return { problem: `must be sent once (got ${raw.length} values)` };
+  const list = Array.isArray(raw) ? raw : [raw];
+  // A copy: ajv coerces the values it checks in place, and the handler reads the strings as sent.
+  if (!field.json) return { value: field.array ? [...list] : raw };
+  const parsed: unknown[] = [];
+  for (const text of list) {
+    try {
+      parsed.push(JSON.parse(text));
+    } catch {
+      return { problem: 'must be JSON' };
+    }
+  }
+  return { value: field.array ? parsed : parsed[0] };
+}
+
+/** `image/png` against a declared `image/png` or `image/*` (parameters and case ignored). */
+function mediaMatches(declared: string, actual: string): boolean {
+  const type = actual.split(';')[0]?.trim().toLowerCase() ?? '';
+  return declared.endsWith('/*') ? type.startsWith(declared.slice(0, -1)) : type === declared;
+}
