@@ -48,7 +48,7 @@ app.run();`,
 
   it('--method filters by method, case-insensitively, several separated by commas', async () => {
     const posts = await listJson('--method', 'post');
-    expect(posts.map((r) => r.pattern)).toEqual(['/tasks', '/api/products']);
+    expect(posts.map((r) => r.pattern)).toEqual(['/tasks', '/api/products', '/api/products/:id<int>/image']);
     const writes = await listJson('--method', 'PUT,DELETE');
     expect(writes.every((r) => r.methods.includes('PUT') || r.methods.includes('DELETE'))).toBe(true);
     expect(writes).toHaveLength(4);
@@ -62,9 +62,11 @@ app.run();`,
       'products.store',
       'products.update',
       'products.destroy',
+      'products.image.store',
+      'products.image.show',
     ]);
     const both = await listJson('--path', '/api/products', '--method', 'GET');
-    expect(both.map((r) => r.name)).toEqual(['products.index', 'products.show']);
+    expect(both.map((r) => r.name)).toEqual(['products.index', 'products.show', 'products.image.show']);
     expect(await listJson('--path', '/nothing-here')).toEqual([]);
   });
 

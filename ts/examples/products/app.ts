@@ -16,6 +16,13 @@
  */
 
 /**
+ * @schema ProductImage
+ * @property {integer} size.required - Bytes
+ * @property {string} mimetype.required - The type the upload declared
+ * @property {string} filename.required - The name the upload gave
+ */
+
+/**
  * @schema ProductList
  * @property {array<Product>} data - The products of this page
  * @property {integer} total - Products matching the filters, all pages
@@ -74,18 +81,24 @@ import { REFERENCE_VALIDATION } from '../validation.js';
 import { bearerAuth, configuredToken } from './auth.js';
 import { Catalog } from './catalog.js';
 import { ProductController } from './controller.js';
+import { ImageStore } from './images.js';
 import { PRODUCTS_VALIDATION } from './validation.js';
 
 export interface ProductsOptions {
   catalog?: Catalog;
   /** The bearer token writes need (default: `API_TOKEN`, else `demo-token`). */
   token?: string;
+  /** Where product images are kept (default: a folder of its own under the temporary directory). */
+  imageDir?: string;
 }
+
+/** The largest product image (the route's body limit leaves room for the form around it). */
+export const IMAGE_LIMIT = 5 * 1024 * 1024;
 
 /** Registers the products API under `/api` on an application (it also names the `auth` middleware). */
 export function registerProducts(app: Application, options: ProductsOptions = {}): void {
   app.alias('auth', bearerAuth(options.token ?? configuredToken()));
-  const products = new ProductController(options.catalog ?? new Catalog());
+  const products = new ProductController(options.catalog ?? new Catalog(), new ImageStore(options.imageDir));
   // Validated whatever the hosting application says, answering in the products API's error bodies.
   app.group('/api', (api) => registerApiRoutes(api, products)).validate(PRODUCTS_VALIDATION);
 }
@@ -160,6 +173,36 @@ function registerApiRoutes(api: Registrar, products: ProductController): void {
    * @tags Products
    */
   api.delete('/products/:id<int>', [products, 'destroy']).name('products.destroy').middleware('auth');
+
+  /**
+   * @summary Upload a product's image
+   * @description Replaces the image the product had. One PNG, JPEG, GIF or WebP file, at most 5 MiB.
+   * @param {integer} id.path.required - Product id
+   * @param {file} image.formData.required image/png, image/jpeg, image/gif, image/webp - The picture
+   * @response 201 {ProductImage} The stored image
+   * @response 400 {ValidationError} No image, several, or a file of another type
+   * @response 401 {AuthError} Missing or invalid bearer token
+   * @response 404 {Error} No product has this id
+   * @response 413 {Error} The image is larger than 5 MiB
+   * @response 415 {Error} The body is not multipart/form-data
+   * @security bearerAuth
+   * @tags Products
+   */
+  api
+    .post('/products/:id<int>/image', [products, 'storeImage'])
+    .name('products.image.store')
+    .middleware('auth')
+    .bodyLimit(IMAGE_LIMIT + 64 * 1024)
+    .uploads({ fileSize: IMAGE_LIMIT });
+
+  /**
+   * @summary Show a product's image
+   * @param {integer} id.path.required - Product id
+   * @response 200 {file} image/png, image/jpeg, image/gif, image/webp - The image, as uploaded
+   * @response 404 {Error} No product has this id, or it has no image
+   * @tags Products
+   */
+  api.get('/products/:id<int>/image', [products, 'showImage']).name('products.image.show');
 
   /**
    * @summary List users (v1)

@@ -1,6 +1,7 @@
 /** The products API handlers, registered with `[controller, 'method']` array callables. */
 import type { Request, Response } from '../../src/app/index.js';
 import type { Catalog, ProductInput } from './catalog.js';
+import type { ImageStore } from './images.js';
 import { checkCreate, checkUpdate, positiveInt } from './validation.js';
 
 const USERS = [
@@ -13,9 +14,11 @@ const notFound = (res: Response) => res.status(404).json({ error: 'Product not f
 
 export class ProductController {
   readonly #catalog: Catalog;
+  readonly #images: ImageStore;
 
-  constructor(catalog: Catalog) {
+  constructor(catalog: Catalog, images: ImageStore) {
     this.#catalog = catalog;
+    this.#images = images;
   }
 
   index(req: Request, res: Response): Response {
@@ -55,8 +58,33 @@ export class ProductController {
     return res.json(this.#catalog.update(id, checked.value));
   }
 
-  destroy(req: Request, res: Response): Response {
-    return this.#catalog.delete(Number(req.param('id'))) ? res.status(204).send() : notFound(res);
+  async destroy(req: Request, res: Response): Promise<Response> {
+    const id = Number(req.param('id'));
+    if (!this.#catalog.delete(id)) return notFound(res);
+    await this.#images.delete(id);
+    return res.status(204).send();
+  }
+
+  /** Validated before it runs: exactly one `image`, of an accepted type (`@param {file} image.formData`). */
+  async storeImage(req: Request, res: Response): Promise<Response> {
+    const id = Number(req.param('id'));
+    if (this.#catalog.get(id) === undefined) return notFound(res);
+    const upload = req.file('image');
+    if (upload === undefined)
+      return res.status(400).json({ error: 'Missing required fields: image', code: 400, fields: ['image'] });
+    const { size, mimetype, filename } = await this.#images.put(id, upload);
+    return res.status(201).header('Location', `/api/products/${id}/image`).json({ size, mimetype, filename });
+  }
+
+  async showImage(req: Request, res: Response): Promise<Response> {
+    const id = Number(req.param('id'));
+    const image = this.#catalog.get(id) === undefined ? undefined : this.#images.get(id);
+    if (image === undefined) return res.status(404).json({ error: 'No image for this product', code: 404 });
+    // The type the upload declared (one of the accepted image types), never sniffed into something else.
+    return res
+      .header('Content-Type', image.mimetype)
+      .header('X-Content-Type-Options', 'nosniff')
+      .sendFile(image.path);
   }
 
   /** v1: id and name only; deprecated in favour of v2 (RFC 9745 `Deprecation`, successor `Link`). */

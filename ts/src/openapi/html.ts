@@ -69,12 +69,17 @@ function parametersHtml(parameters: unknown[]): string {
   return `<h4>Parameters</h4><table><thead><tr><th>Name</th><th>In</th><th>Required</th><th>Type</th><th>Description</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
-function propertiesHtml(schemaValue: unknown): string {
+/** `encoding`: a form's Encoding Objects, whose `contentType` says which files a part takes. */
+function propertiesHtml(schemaValue: unknown, encoding: unknown = {}): string {
   const schema = asObject(schemaValue);
   const required = new Set(asArray(schema.required).map(String));
   const rows = Object.entries(asObject(schema.properties)).map(([name, prop]) => {
     const description = asObject(prop).description;
-    return `<tr><td><code>${escapeHtml(name)}</code></td><td>${typeHtml(prop)}</td><td>${
+    const partType = asObject(asObject(encoding)[name]).contentType;
+    const type = partType
+      ? `${typeHtml(prop)} <span class="muted">(${escapeHtml(partType)})</span>`
+      : typeHtml(prop);
+    return `<tr><td><code>${escapeHtml(name)}</code></td><td>${type}</td><td>${
       required.has(name) ? 'required' : 'optional'
     }</td><td>${escapeHtml(description)}</td></tr>`;
   });
@@ -89,7 +94,7 @@ function contentHtml(contentValue: unknown): string {
       const schema = asObject(mediaObject.schema);
       const body =
         schema.type === 'object' && schema.properties
-          ? propertiesHtml(schema)
+          ? propertiesHtml(schema, mediaObject.encoding)
           : mediaObject.schema
             ? `<p>${typeHtml(schema)}${schema.description ? ` <span class="muted">${escapeHtml(schema.description)}</span>` : ''}</p>`
             : '';
