@@ -43,29 +43,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
  * and why it is still there. An entry whose edge no longer exists fails the check too, so that the list
  * only ever shrinks.
  */
-export const KNOWN_CIRCLE_EDGES = [
-  {
-    graph: 'ts rooms',
-    from: 'cache/index.ts',
-    to: 'app/registry.ts',
-    circle: 'app → cache → app',
-    why: 'the cache module re-exports the application registry, which lives in app/ until it moves out (issue 41, left for later)',
-  },
-  {
-    graph: 'ts rooms',
-    from: 'openapi/annotations.ts',
-    to: 'app/call-site.ts',
-    circle: 'app → openapi → app',
-    why: 'call sites (app/call-site.ts) are read by openapi/ too; the module moves out of app/ later (issue 41)',
-  },
-  {
-    graph: 'ts rooms',
-    from: 'openapi/types.ts',
-    to: 'app/call-site.ts',
-    circle: 'app → openapi → app',
-    why: 'as above: the CallSite type of app/call-site.ts',
-  },
-];
+export const KNOWN_CIRCLE_EDGES = [];
 
 const known = (graph, from, to, crate) =>
   KNOWN_CIRCLE_EDGES.some((e) => e.graph === graph && e.from === from && e.to === to && e.crate === crate);

@@ -1,6 +1,5 @@
 /** Groups, resources, names and URL generation, bindings, handler forms, the route table. */
 import { describe, expect, test, vi } from 'vitest';
-import { firstForeignFrame } from '../../ts/src/app/call-site.js';
 import {
   Application,
   type ApplicationConfig,
@@ -10,6 +9,7 @@ import {
   route,
 } from '../../ts/src/app/index.js';
 import { RouteError } from '../../ts/src/errors.js';
+import { firstForeignFrame } from '../../ts/src/registry/call-site.js';
 import { withEngine } from './support/engine.js';
 
 const app = (config: ApplicationConfig = {}) => new Application(withEngine(config));

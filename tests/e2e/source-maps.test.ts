@@ -90,7 +90,7 @@ describe('doc comments under tsx on the sources', () => {
 
 describe('frames of Arbor in both forms', () => {
   it('a compiled root also owns the sources its maps point to', async () => {
-    const { ownRoots, firstForeignFrame } = await import('../../ts/src/app/call-site.js');
+    const { ownRoots, firstForeignFrame } = await import('../../ts/src/registry/call-site.js');
     expect(ownRoots('/pkg/dist/ts/src/')).toEqual(['/pkg/dist/ts/src/', '/pkg/ts/src/']);
     const stack = [
       'Error',

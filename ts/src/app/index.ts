@@ -3,9 +3,9 @@
 export type { ArborServer, ServerOptions } from '../http/arbor-server.js';
 export type { Dispatch, OutgoingResponse } from '../http/dispatch.js';
 export type { FetchInfo } from '../http/fetch-adapter.js';
+export type { CallSite } from '../registry/call-site.js';
 export { type AnyApplication, Application, route } from './application.js';
 export { DEFAULT_BODY_LIMIT } from './body.js';
-export type { CallSite } from './call-site.js';
 export { type CompressEncoding, type CompressOptions, compress } from './compress.js';
 export type { ApplicationConfig, OpenApiConfig, RequestIdConfig } from './config.js';
 export type { CookieOptions, CookiesConfig } from './cookies.js';

@@ -9,7 +9,7 @@
  */
 
 import type { RouteInfo } from '../engine/engine.js';
-import type { CallSite, CallSiteSource } from './call-site.js';
+import type { CallSite, CallSiteSource } from '../registry/call-site.js';
 import type { ControllerClass, PatternHandler, ResolvedHandler, RouteHandler } from './handler.js';
 import { type MiddlewareRef, referenceLabel, toReferences } from './middleware.js';
 import type { UploadLimits } from './multipart.js';

@@ -4,7 +4,7 @@
  * OpenAPI exporter and the CLI consume.
  */
 import type { RouteInfo } from '../engine/engine.js';
-import type { CallSite, CallSiteSource } from './call-site.js';
+import type { CallSite, CallSiteSource } from '../registry/call-site.js';
 import type { ResolvedHandler } from './handler.js';
 import { type MiddlewareRef, referenceLabel, toReferences } from './middleware.js';
 import type { UploadLimits } from './multipart.js';

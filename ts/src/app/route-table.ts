@@ -14,9 +14,9 @@ import type { TableOptions } from '../cache/fingerprint.js';
 import type { RouteInfo, RouteShape } from '../engine/engine.js';
 import { RouteError } from '../errors.js';
 import type { AnnotationSet } from '../openapi/types.js';
+import { type CallSiteSource, KnownCallSite, LazyCallSite } from '../registry/call-site.js';
 import { Router, type RouterOptions } from '../router/index.js';
 import { MiddlewareAliases } from './aliases.js';
-import { type CallSiteSource, KnownCallSite, LazyCallSite } from './call-site.js';
 import {
   type ControllerInstances,
   type ResolvedHandler,

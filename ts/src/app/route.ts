@@ -3,7 +3,7 @@
  * cache, the OpenAPI exporter) reads routes without the registration classes of `registrar.ts`.
  */
 import type { RouteInfo } from '../engine/engine.js';
-import type { CallSite } from './call-site.js';
+import type { CallSite } from '../registry/call-site.js';
 
 /** Everything tooling needs to know about a route. */
 export interface RegisteredRoute {

@@ -5,7 +5,7 @@ export {
   clearRegisteredApplications,
   registerApplication,
   registeredApplication,
-} from '../app/registry.js';
+} from '../registry/applications.js';
 export { type CacheHit, RouteCacheBoot, type RouteCacheWarningCode } from './boot.js';
 export {
   fingerprint,

@@ -11,7 +11,7 @@
  * Scanned files: the call-site and handler files of the routes, plus `options.sources`.
  */
 
-import { ownRoots } from '../app/call-site.js';
+import { ownRoots } from '../registry/call-site.js';
 import type { DocBlock } from './comments.js';
 import { endsJustAbove } from './comments.js';
 import { emitOnce } from './diagnostics.js';

@@ -5,8 +5,9 @@
  * inside arrays) so the route cache can store it and the exporter can run from it when the sources are
  * not available (a deployed bundle, a cached route table).
  */
-import type { CallSite } from '../app/call-site.js';
+
 import type { RouteInfo } from '../engine/engine.js';
+import type { CallSite } from '../registry/call-site.js';
 
 /**
  * One route as the docs read it, declared here so that the docs depend on the fields they read and not on
