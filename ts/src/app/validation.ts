@@ -107,8 +107,9 @@ export interface RouteValidation {
 }
 
 /**
- * ajv, loaded when the first route's checks are compiled: loading it takes ~40 ms, which an application
- * that validates nothing (or a start that has not reached its first validated request) need not pay.
+ * ajv, loaded when the first route's checks are compiled: loading it is a large share of a start, which
+ * an application that validates nothing (or a start that has not reached its first validated request)
+ * need not pay.
  */
 const requireModule = nodeModule.createRequire(import.meta.url);
 let ajvModule: typeof import('ajv') | undefined;
