@@ -276,7 +276,7 @@ export function renderSoakReport({ settings, environment, soak, shutdown }: Soak
     `- Rule: after a forced full GC, the V8 heap and \`external\` (where the WebAssembly memory is counted) must`,
     `  end within +${RETAINED_GROWTH_LIMIT} MiB of where they started, the lowest of the last third of checkpoints against`,
     '  the lowest of the first third (in-flight request buffers make single checkpoints jump by tens of MiB),',
-    `  and RSS must rise by at most ` + `${RSS_SLOPE_LIMIT} MiB/min over the second half;`,
+    `  and RSS must rise by at most ${RSS_SLOPE_LIMIT} MiB/min over the second half;`,
     `  in a run shorter than ${SETTLE_SECONDS} s a rising RSS with flat retained memory is reported as settling.`,
     `- RSS: ${mib(m.rssStart)} at the first sample, peak ${mib(m.rssPeak)}, ${mib(m.rssEnd)} at the end.`,
     '',

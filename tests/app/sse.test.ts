@@ -126,10 +126,12 @@ describe('res.sse() over HTTP', () => {
       let sent = false;
       const source: AsyncIterable<ServerSentEvent> = {
         [Symbol.asyncIterator]: () => ({
-          next: () =>
-            sent
-              ? new Promise<IteratorResult<ServerSentEvent>>(() => undefined)
-              : ((sent = true), Promise.resolve({ done: false, value: { data: 'only' } })),
+          next: (): Promise<IteratorResult<ServerSentEvent>> => {
+            // One event, then a wait that never ends: only return() can end this source.
+            if (sent) return new Promise(() => undefined);
+            sent = true;
+            return Promise.resolve({ done: false, value: { data: 'only' } });
+          },
           return: () => {
             returned = true;
             return Promise.resolve({ done: true, value: undefined });

@@ -58,6 +58,7 @@ describe.each(['node', 'arbor'] as const)('Chromium keeps cookies, server: %s', 
       const visible = document.cookie;
       // A script cannot overwrite an HttpOnly cookie; a forged copy under a path of its own is sent too,
       // first (the longer path), and the signature refuses it.
+      // biome-ignore lint/suspicious/noDocumentCookie: the test forges a cookie as a page script would.
       document.cookie = 'session=user-1.forged; path=/whoami';
       const forged = await read();
       await fetch('/logout', { method: 'POST' });

@@ -1,24 +1,11 @@
-/**
- * The registration API: {@link Registrar} (the verbs, `match`, `any`, `group` and `resource` that
- * `Application` and `Group` share) and {@link Group}; the verbs return a `Route` (route-registration.ts).
- *
- * A registrar's `group()` returns a group and a group is a registrar, so both live here. A route sees its
- * group only through `RouteGroup` (what it reads of it), so route-registration.ts imports nothing from
- * here. Each subclass decides what "register" means (the application registers directly; a group
- * prefixes the path and remembers itself for middleware).
- */
-
-import type { RouteInfo } from '../engine/engine.js';
-import type { CallSite, CallSiteSource } from '../registry/call-site.js';
-import type { ControllerClass, PatternHandler, ResolvedHandler, RouteHandler } from './handler.js';
-import { type MiddlewareRef, referenceLabel, toReferences } from './middleware.js';
+import type { ControllerClass, PatternHandler, RouteHandler } from './handler.js';
+import { type MiddlewareRef, toReferences } from './middleware.js';
 import type { UploadLimits } from './multipart.js';
 import type { Bindings, JoinPath, NoBindings } from './params.js';
 import { type ResourceOptions, resourceRoutes } from './resource.js';
 import { checkedLimit, type Route } from './route-registration.js';
 import type { ValidateConfig } from './validation.js';
 import {
-  isWebSocketRoute,
   type PatternWebSocketHandler,
   type WebSocketHandler,
   type WebSocketOptions,
