@@ -16,8 +16,12 @@ import { testServer } from './support/engine.js';
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 
-/** What the server may hold above idle while it takes the upload: socket buffers, a few chunks. */
-const MAX_GROWTH_MIB = 12;
+/**
+ * What the server may hold above idle while it takes the upload: socket buffers, a few chunks, and what
+ * the collector has not yet freed when the machine is loaded (it runs every 50 ms only when the timer
+ * does). Measured: +7 to +13 MiB; a server that held the upload would grow by its 200 MiB.
+ */
+const MAX_GROWTH_MIB = 24;
 const folder = mkdtempSync(join(tmpdir(), 'arbor-upload-memory-'));
 
 let child: ChildProcess;
