@@ -6,13 +6,12 @@
  * large the upload) before a collection frees them. The server here collects every 50 ms
  * (`--expose-gc`), so that the resident size shows what it holds rather than that slack.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
-import { testServer } from './support/engine.js';
+import { MemoryServer } from './support/memory-server.js';
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 
@@ -24,31 +23,14 @@ vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 const MAX_GROWTH_MIB = 24;
 const folder = mkdtempSync(join(tmpdir(), 'arbor-upload-memory-'));
 
-let child: ChildProcess;
-let port: number;
+let server: MemoryServer;
 
 beforeAll(async () => {
-  child = spawn(
-    process.execPath,
-    ['--expose-gc', '--import', 'tsx', join(import.meta.dirname, 'fixtures', 'stream-server.ts')],
-    {
-      env: { ...process.env, ARBOR_TEST_SERVER: testServer, UPLOAD_DIR: folder, ARBOR_TEST_COLLECT_MS: '50' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  port = await new Promise<number>((resolve, reject) => {
-    child.stdout?.once('data', (line: Buffer) => resolve(Number(line.toString().trim())));
-    child.once('exit', (code) => reject(new Error(`the server exited (${code})`)));
-  });
+  server = await MemoryServer.start(['--expose-gc'], { UPLOAD_DIR: folder, ARBOR_TEST_COLLECT_MS: '50' });
 });
 afterAll(() => {
-  child?.kill('SIGTERM');
+  server?.stop();
 });
-
-async function rss(): Promise<number> {
-  const response = await fetch(`http://127.0.0.1:${port}/memory`);
-  return ((await response.json()) as { rss: number }).rss;
-}
 
 /** Uploads one file of `mib` MiB, written 64 KiB at a time as the socket takes it; resolves to the answer. */
 function upload(mib: number): Promise<{ files: number[] }> {
@@ -64,7 +46,7 @@ function upload(mib: number): Promise<{ files: number[] }> {
     const req = request(
       {
         host: '127.0.0.1',
-        port,
+        port: server.port,
         method: 'POST',
         path: '/upload',
         headers: {
@@ -100,23 +82,9 @@ function upload(mib: number): Promise<{ files: number[] }> {
 
 test('200 MiB uploaded: streamed to disk, the server grows by a few MiB at most, nothing left after', async () => {
   expect(await upload(4)).toEqual({ files: [4 * 1024 * 1024] });
-  const idle = await rss();
-  let peak = idle;
-  const sampler = setInterval(() => {
-    rss().then(
-      (value) => {
-        peak = Math.max(peak, value);
-      },
-      () => undefined,
-    );
-  }, 100);
-  try {
+  const growthMiB = await server.growthDuring(async () => {
     expect(await upload(200)).toEqual({ files: [200 * 1024 * 1024] });
-  } finally {
-    clearInterval(sampler);
-  }
-  const growthMiB = (peak - idle) / (1024 * 1024);
-  console.log(`server RSS: idle ${(idle / 2 ** 20).toFixed(1)} MiB, peak +${growthMiB.toFixed(1)} MiB`);
+  });
   expect(growthMiB).toBeLessThan(MAX_GROWTH_MIB);
   const deadline = Date.now() + 5000;
   while (readdirSync(folder).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));

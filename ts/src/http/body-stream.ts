@@ -10,10 +10,7 @@ export async function readLimited(
   limit: number,
   declaredLength: string | undefined,
 ): Promise<Uint8Array> {
-  if (declaredLength !== undefined) {
-    const length = Number(declaredLength);
-    if (Number.isFinite(length) && length > limit) throw tooLarge(limit);
-  }
+  refuseDeclared(limit, declaredLength);
   const parts: Uint8Array[] = [];
   let total = 0;
   for await (const chunk of chunks) {
@@ -33,10 +30,7 @@ export async function* limitedChunks(
   limit: number,
   declaredLength: string | undefined,
 ): AsyncGenerator<Uint8Array> {
-  if (declaredLength !== undefined) {
-    const length = Number(declaredLength);
-    if (Number.isFinite(length) && length > limit) throw tooLarge(limit);
-  }
+  refuseDeclared(limit, declaredLength);
   let total = 0;
   for await (const chunk of chunks) {
     total += chunk.byteLength;
@@ -51,6 +45,13 @@ export async function* limitedChunks(
  */
 export function clientAborted(): HttpError {
   return new HttpError(499, 'Client Closed Request');
+}
+
+/** A body whose `Content-Length` announces more than `limit` bytes is refused before any of it is read. */
+function refuseDeclared(limit: number, declaredLength: string | undefined): void {
+  if (declaredLength === undefined) return;
+  const length = Number(declaredLength);
+  if (Number.isFinite(length) && length > limit) throw tooLarge(limit);
 }
 
 /** 413: a body past the limit of `limit` bytes. */

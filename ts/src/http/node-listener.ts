@@ -122,7 +122,7 @@ function stream(res: ServerResponse, body: StreamBody, logger: Logger): void {
 }
 
 /** The error a stream's pipe reports when the client went away (nothing failed on this side). */
-export function clientLeft(error: NodeJS.ErrnoException): boolean {
+function clientLeft(error: NodeJS.ErrnoException): boolean {
   const code = error.code;
   return code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET' || code === 'EPIPE';
 }
