@@ -4,9 +4,9 @@
  * and those files deleted once the answer is out.
  */
 import type { IncomingInput } from '../http/dispatch.js';
-import { EMPTY_BODY, multipartBody, type ParsedBody, parseBody } from './body.js';
+import { EMPTY_BODY, isMultipart, multipartBody, type ParsedBody, parseBody } from './body.js';
 import { HttpError } from './errors.js';
-import { isMultipart, readMultipart, type UploadLimits } from './multipart.js';
+import { readMultipart, type UploadLimits } from './multipart.js';
 import { type Response, StreamBody } from './response.js';
 
 /** The body of a request that has none: the shared empty body (its media type is only ever read together

@@ -103,6 +103,16 @@ function formRecord(text: string): Record<string, string | string[]> {
   return out;
 }
 
+/** The media type of a `Content-Type` value, lower-case, without its parameters (`''` for none). */
+export function mediaTypeOf(header: string | undefined): string {
+  return (header ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+/** A `multipart/form-data` body (its files are streamed to disk rather than read whole). */
+export function isMultipart(header: string | undefined): boolean {
+  return mediaTypeOf(header) === 'multipart/form-data';
+}
+
 function parseContentType(header: string | undefined): { mediaType: string; charset: string } {
   if (header === undefined) return { mediaType: '', charset: 'utf-8' };
   const [type = '', ...params] = header.split(';');

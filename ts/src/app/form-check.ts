@@ -11,8 +11,9 @@
  */
 import type { FieldContract, FileContract, FormContract } from '../openapi/form.js';
 import type { JsonSchema } from '../openapi/type-expr.js';
+import { isMultipart } from './body.js';
 import { HttpError } from './errors.js';
-import { isMultipart, type UploadedFile } from './multipart.js';
+import type { UploadedFile } from './multipart.js';
 import type { Request } from './request.js';
 
 /** One violation, by field name (validation.ts reports it `in: 'body'`). */

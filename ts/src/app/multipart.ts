@@ -58,11 +58,6 @@ export interface MultipartBody {
   cleanup(): Promise<void>;
 }
 
-/** The media type of a `Content-Type` value, lower-case, without parameters. */
-export function isMultipart(contentType: string | undefined): boolean {
-  return contentType !== undefined && /^\s*multipart\/form-data\s*(?:;|$)/i.test(contentType);
-}
-
 /**
  * Parses a multipart body from its chunks. Rejects with 400 for a malformed body (no boundary, a part cut
  * short, headers past the limit), 413 for a limit crossed, or whatever the chunks failed with (413 past the

@@ -7,7 +7,7 @@ import type accepts from 'accepts';
 import type { Accepts } from 'accepts';
 import { lazyPackage } from '../builtins.js';
 import type { HeaderSource, IncomingInput, UpgradeChannel } from '../http/dispatch.js';
-import { decodeJson, EMPTY_BODY, isJsonMediaType, type ParsedBody } from './body.js';
+import { decodeJson, EMPTY_BODY, isJsonMediaType, mediaTypeOf, type ParsedBody } from './body.js';
 import { type CookieSigner, parseCookies } from './cookies.js';
 import { HttpError } from './errors.js';
 import type { UploadedFile } from './multipart.js';
@@ -418,7 +418,7 @@ export class Request<P extends AnyParams = AnyParams> {
   isJson(): boolean {
     return (
       isJsonMediaType(this.#body?.mediaType ?? '') ||
-      isJsonMediaType(contentType(this.header('content-type')))
+      isJsonMediaType(mediaTypeOf(this.header('content-type')))
     );
   }
 
@@ -455,8 +455,4 @@ export class Request<P extends AnyParams = AnyParams> {
     if (this.#body === null) throw new BodyNotReadError(accessor);
     return this.#body;
   }
-}
-
-function contentType(header: string | undefined): string {
-  return (header ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
