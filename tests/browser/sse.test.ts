@@ -1,7 +1,8 @@
 /**
  * Server-Sent Events read by Chromium's own `EventSource`, on both servers: typed events, JSON data,
- * multi-line data, and the reconnection the format exists for — the server ends the stream, the browser
- * reconnects after `retry` ms sending `Last-Event-ID`, and the handler resumes after that id.
+ * multi-line data, the push form, and the reconnection the format exists for — the server ends the
+ * stream, the browser reconnects after `retry` ms sending `Last-Event-ID`, and the handler resumes after
+ * that id.
  */
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
@@ -36,6 +37,12 @@ function application(server: 'node' | 'arbor'): { app: Application; resumedFrom:
     if (Number(last ?? 0) >= 6) return res.status(204).send();
     return res.sse(numbered(Number(last ?? 0)));
   });
+  app.get('/pushed', (_req, res) =>
+    res.sse(async (events) => {
+      for (let n = 1; n <= 3; n++) await events.send({ event: 'count', id: n, data: { n } });
+      events.close();
+    }),
+  );
   app.get('/lines', (_req, res) =>
     res.sse(
       (async function* () {
@@ -86,6 +93,26 @@ describe.each(['node', 'arbor'] as const)("Chromium's EventSource, server: '%s'"
     expect(received).toEqual([1, 2, 3, 4, 5, 6].map((n) => ({ id: String(n), n, type: 'count' })));
     // The first connection sent no id; the second resumed after the third event.
     expect(resumedFrom.slice(0, 2)).toEqual([undefined, '3']);
+  });
+
+  it('receives what the push form sends, in order', async () => {
+    const received = await page.evaluate(
+      () =>
+        new Promise<{ id: string; n: number }[]>((resolve, reject) => {
+          const source = new EventSource('/pushed');
+          const events: { id: string; n: number }[] = [];
+          source.addEventListener('count', (event) => {
+            const message = event as MessageEvent<string>;
+            events.push({ id: message.lastEventId, n: JSON.parse(message.data).n });
+            if (events.length === 3) {
+              source.close();
+              resolve(events);
+            }
+          });
+          setTimeout(() => reject(new Error(`only ${events.length} events`)), 20_000);
+        }),
+    );
+    expect(received).toEqual([1, 2, 3].map((n) => ({ id: String(n), n })));
   });
 
   it('joins the lines of multi-line data back with a line feed', async () => {

@@ -66,6 +66,8 @@ export type { RouteContext } from './route-context.js';
 export type { Route, RouteGroup } from './route-registration.js';
 export { type ServeStaticOptions, serveStatic } from './serve-static.js';
 export { encodeEvent } from './sse.js';
+export type { SseProducer, SseStream } from './sse-push.js';
+export { type SseCloseReason, SseTooSlowError } from './sse-stream.js';
 export type { FileOptions, SendFileOptions } from './static-files.js';
 export {
   MemoryRateLimitStore,

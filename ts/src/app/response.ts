@@ -9,11 +9,14 @@ import { http } from '../builtins.js';
 import { isStreamSource, StreamBody, type StreamSource } from '../http/stream-body.js';
 import { type CookieOptions, type CookieSigner, setCookieLine } from './cookies.js';
 import { HeaderError } from './errors.js';
-import { EventStream, type ServerSentEvent, type SseOptions } from './sse.js';
+import type { ServerSentEvent } from './sse.js';
+import { pushedEvents, type SseProducer } from './sse-push.js';
+import { EventStream, type SseOptions } from './sse-stream.js';
 import { type SendFileOptions, sendFileInto } from './static-files.js';
 
 export { StreamBody, type StreamSource } from '../http/stream-body.js';
-export type { ServerSentEvent, SseOptions } from './sse.js';
+export type { ServerSentEvent } from './sse.js';
+export type { SseOptions } from './sse-stream.js';
 export type HeaderValue = string | number | readonly string[];
 /** A body held whole (a string, bytes), one produced over time ({@link StreamBody}), or none. */
 export type ResponseBody = string | Uint8Array | StreamBody | null;
@@ -210,16 +213,29 @@ export class Response {
   }
 
   /**
-   * Answers with Server-Sent Events: each event of `source` as it comes (`{ data, event?, id?, retry? }`;
-   * `data` that is not a string is sent as JSON), a comment line as heartbeat while the source is quiet,
-   * and the source's `return()` called when the client leaves. A reconnecting client's
-   * `req.header('last-event-id')` says where to resume.
+   * Answers with Server-Sent Events (`{ data, event?, id?, retry? }`; `data` that is not a string is sent
+   * as JSON), a comment line as heartbeat while the stream is quiet. The events come from either
+   * - an `AsyncIterable`, read one event at a time as the client takes them, its `return()` called when
+   *   the client leaves; or
+   * - a function, called at once with a handle whose `send(event)` sends whenever the handler likes (see
+   *   `SseStream`): the stream ends when the function returns or its promise settles.
+   *
+   * A reconnecting client's `req.header('last-event-id')` says where to resume.
    *
    * @example
    * app.get('/ticks', (req, res) => res.sse(ticks(req.header('last-event-id'))));
+   * app.get('/chat', (_req, res) =>
+   *   res.sse(async (events) => {
+   *     room.add(events); // the room calls events.send({ data: message }) for each message
+   *     await events.closed;
+   *     room.delete(events);
+   *   }),
+   * );
    */
-  sse(source: AsyncIterable<ServerSentEvent>, options?: SseOptions): this {
-    this.#setBody(new StreamBody(new EventStream(source, options), { live: true }));
+  sse(source: AsyncIterable<ServerSentEvent> | SseProducer, options?: SseOptions): this {
+    const events =
+      typeof source === 'function' ? pushedEvents(source, options) : new EventStream(source, options);
+    this.#setBody(new StreamBody(events, { live: true }));
     this.setKnownHeader('content-type', 'Content-Type', 'text/event-stream; charset=utf-8');
     this.setKnownHeader('cache-control', 'Cache-Control', 'no-cache');
     // nginx buffers a proxied answer unless told not to; events must arrive as they are sent.
