@@ -66,19 +66,21 @@ export function plainError(status: number, message?: string): Response {
  */
 export function finalize(res: Response, method: string): Response {
   const status = res.getStatus();
+  // The framing is the transport's to write (Content-Length below, or chunks for a stream): a
+  // Transfer-Encoding the handler set beside a Content-Length would give the message two framings, which
+  // a proxy in front may read differently from the client (a desync).
+  res.removeHeader('transfer-encoding');
   if (status === 204 || status === 304 || status < 200) {
     res.dropBody();
     if (status !== 304) res.removeHeader('Content-Length');
     return res;
   }
   const body = res.getBody();
-  if (body instanceof StreamBody) {
-    // Chunked framing says the length; a Transfer-Encoding the handler set is the transport's to write.
-    res.removeHeader('Transfer-Encoding');
-  } else if (body !== null) {
+  // A streamed body is chunked, unless the handler set a Content-Length: then the transport frames by it.
+  if (body !== null && !(body instanceof StreamBody)) {
     const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
     res.setKnownHeader('content-length', 'Content-Length', String(length));
-  } else if (method !== 'HEAD' || !res.hasHeader('Content-Length')) {
+  } else if (body === null && (method !== 'HEAD' || !res.hasHeader('Content-Length'))) {
     res.setKnownHeader('content-length', 'Content-Length', '0');
   }
   if (method === 'HEAD') res.dropBody();

@@ -14,6 +14,7 @@
  */
 import { HttpError } from './errors.js';
 import type { MultipartBody, UploadedFile } from './multipart.js';
+import type { PartStream } from './multipart-parts.js';
 
 /** The default body limit: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -31,6 +32,8 @@ export interface ParsedBody {
   files?: UploadedFile[];
   /** Deletes a multipart body's files. */
   release?: () => Promise<void>;
+  /** A multipart body taken part by part (a route with `.uploads({ stream: true })`): not read yet. */
+  parts?: PartStream;
 }
 
 export const EMPTY_BODY: ParsedBody = {

@@ -14,6 +14,7 @@ import type { JsonSchema } from '../openapi/type-expr.js';
 import { isMultipart } from './body.js';
 import { HttpError } from './errors.js';
 import type { UploadedFile } from './multipart.js';
+import type { PartGuard } from './multipart-parts.js';
 import type { Request } from './request.js';
 
 /** One violation, by field name (validation.ts reports it `in: 'body'`). */
@@ -41,6 +42,18 @@ export function readForm(form: FormContract, req: Request): FormReading {
   }
   const files = multipart ? req.files() : [];
   const fields = multipart ? req.body<Record<string, string | string[]>>() : {};
+  return checkForm(form, files, fields);
+}
+
+/** What a file was sent as, as far as the form's contract looks. */
+export type SentFile = Pick<UploadedFile, 'fieldname' | 'filename' | 'mimetype'>;
+
+/** The form's problems and its plain fields' values, given every file and field it carried. */
+export function checkForm(
+  form: FormContract,
+  files: readonly SentFile[],
+  fields: Record<string, string | string[]>,
+): FormReading {
   const problems: FormProblem[] = [];
   for (const file of form.files) {
     const message = fileProblem(
@@ -69,6 +82,34 @@ export function readForm(form: FormContract, req: Request): FormReading {
   return { problems, values };
 }
 
+/**
+ * A part of a form streamed to the handler, checked as it arrives against what it alone can break: a
+ * file where a field is expected or the reverse, a file of an undeclared media type, more files than
+ * its field takes, a single-valued field sent again. `files` and `fields` are the parts before it.
+ * What needs the whole form (a part missing, too few files, the fields' types) is {@link checkForm}'s.
+ */
+export function partProblem(
+  form: FormContract,
+  part: { fieldname: string; file: SentFile | null; value: string },
+  files: readonly SentFile[],
+  fields: Record<string, string | string[]>,
+): FormProblem | null {
+  const name = part.fieldname;
+  const fileContract = form.files.find((f) => f.name === name);
+  const fieldContract = form.fields.find((f) => f.name === name);
+  let message: string | null = null;
+  if (part.file !== null) {
+    if (fieldContract !== undefined) message = 'must be a form field, not a file';
+    else if (fileContract !== undefined) {
+      const sent = [...files.filter((f) => f.fieldname === name), part.file];
+      message = fileProblem({ ...fileContract, min: null }, sent, false);
+    }
+  } else if (fileContract !== undefined) message = 'must be a file';
+  else if (fieldContract !== undefined && !fieldContract.array && Object.hasOwn(fields, name))
+    message = 'must be sent once (got 2 values)';
+  return message === null ? null : { name, message };
+}
+
 /** The plain fields as one object schema, which ajv checks {@link FormReading.values} against. */
 export function fieldsSchema(fields: readonly FieldContract[]): JsonSchema {
   const properties = Object.fromEntries(fields.map((f) => [f.name, f.schema]));
@@ -77,7 +118,7 @@ export function fieldsSchema(fields: readonly FieldContract[]): JsonSchema {
 }
 
 /** The problem with a file field's files, or `null`. `asField`: the name came as a plain field instead. */
-function fileProblem(file: FileContract, sent: readonly UploadedFile[], asField: boolean): string | null {
+function fileProblem(file: FileContract, sent: readonly SentFile[], asField: boolean): string | null {
   if (sent.length === 0) {
     if (asField) return 'must be a file';
     return file.required ? 'is required' : null;
@@ -116,4 +157,35 @@ function fieldValue(field: FieldContract, raw: string | string[]): { value: unkn
 function mediaMatches(declared: string, actual: string): boolean {
   const type = actual.split(';')[0]?.trim().toLowerCase() ?? '';
   return declared.endsWith('/*') ? type.startsWith(declared.slice(0, -1)) : type === declared;
+}
+
+/**
+ * The guard of a form streamed to the handler (`req.parts()`): each part checked as it is taken
+ * ({@link partProblem}: `early` turns the problem into the error the loop throws), then the whole form
+ * once its last part is ({@link checkForm}: `finish` gives the error, if any).
+ */
+export function streamedFormGuard(
+  form: FormContract,
+  early: (problem: FormProblem) => HttpError,
+  finish: (reading: FormReading) => HttpError | null,
+): PartGuard {
+  const files: SentFile[] = [];
+  const fields: Record<string, string | string[]> = Object.create(null);
+  return {
+    part(part) {
+      const file = part.type === 'file' ? part : null;
+      const value = part.type === 'field' ? part.value : '';
+      const problem = partProblem(form, { fieldname: part.fieldname, file, value }, files, fields);
+      if (problem !== null) return early(problem);
+      if (file !== null) files.push(file);
+      else {
+        const previous = fields[part.fieldname];
+        if (previous === undefined) fields[part.fieldname] = value;
+        else if (Array.isArray(previous)) previous.push(value);
+        else fields[part.fieldname] = [previous, value];
+      }
+      return null;
+    },
+    end: () => finish(checkForm(form, files, fields)),
+  };
 }

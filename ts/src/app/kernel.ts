@@ -229,9 +229,8 @@ export class Kernel {
       global.length === 0
         ? this.#core(matched, req, res, method, path, id)
         : runChain(global, (current) => this.#core(matched, current, res, method, path, id), req);
-    // A body, when read, is read asynchronously: only then can there be uploaded files to delete.
-    if (body === null || outcome instanceof Response) return outcome;
-    return body.afterAnswer(outcome);
+    // A body may still be arriving when the answer is decided, or have left files: let it go after.
+    return body === null ? outcome : body.afterAnswer(outcome);
   }
 
   /**

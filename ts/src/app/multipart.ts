@@ -6,11 +6,10 @@
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type busboy from 'busboy';
-import { fs, lazyPackage } from '../builtins.js';
-import { HttpError } from './errors.js';
+import { fs } from '../builtins.js';
+import { fieldTooLarge, fileTooLarge, malformed, openParser, type UploadLimits } from './multipart-parser.js';
 
-const loadBusboy = lazyPackage<typeof busboy>('busboy');
+export type { UploadLimits } from './multipart-parser.js';
 
 /** A file of a multipart body, on disk until the answer is sent (unless the handler moves it). */
 export interface UploadedFile {
@@ -25,30 +24,6 @@ export interface UploadedFile {
   /** Where it lies: a file in a folder of its own under the temporary directory. */
   path: string;
 }
-
-/** How much a multipart body may carry: the application's `uploads` key, a route's or group's `.uploads()`. */
-export interface UploadLimits {
-  /** Largest file, in bytes (default: no limit but the body's). */
-  fileSize?: number;
-  /** Most files (default 10). */
-  files?: number;
-  /** Most non-file fields (default 100). */
-  fields?: number;
-  /** Largest field value, in bytes (default 64 KiB). */
-  fieldSize?: number;
-  /** Most parts, files and fields together (default 1,000). */
-  parts?: number;
-  /** Where uploads are written (default: the operating system's temporary directory). */
-  tmpDir?: string;
-}
-
-const DEFAULT_LIMITS = {
-  fileSize: Number.POSITIVE_INFINITY,
-  files: 10,
-  fields: 100,
-  fieldSize: 64 * 1024,
-  parts: 1000,
-};
 
 /** A multipart body, parsed: the fields, the files on disk, and how to delete them. */
 export interface MultipartBody {
@@ -68,36 +43,7 @@ export async function readMultipart(
   contentType: string,
   limits: UploadLimits = {},
 ): Promise<MultipartBody> {
-  const max = { ...DEFAULT_LIMITS, ...withoutUndefined(limits) };
-  let parser: busboy.Busboy;
-  try {
-    parser = loadBusboy()({
-      headers: { 'content-type': contentType },
-      // File names in RFC 7578's plain form are UTF-8 in every browser.
-      defParamCharset: 'utf8',
-      // busboy stops at a size or part count when it *reaches* it (it cannot know whether more follows):
-      // one more, so that a file, a field or a form exactly at its limit is taken. Files and fields are
-      // counted when the next one arrives, so those limits are given as they are.
-      limits: {
-        fileSize: max.fileSize + 1,
-        files: max.files,
-        fields: max.fields,
-        fieldSize: max.fieldSize + 1,
-        parts: max.parts + 1,
-      },
-    });
-  } catch (error) {
-    throw new HttpError(400, `Malformed multipart body: ${(error as Error).message}`);
-  }
-  const tmp = limits.tmpDir ?? process.getBuiltinModule('node:os').tmpdir();
-  const folder = await fs.promises.mkdtemp(join(tmp, 'arbor-upload-'));
-  const cleanup = () => fs.promises.rm(folder, { recursive: true, force: true });
-  const fields: Record<string, string | string[]> = {};
-  const files: UploadedFile[] = [];
-  const writes: Promise<unknown>[] = [];
-  const source = Readable.from(chunks);
   let failure: unknown = null;
-
   const fail = (error: unknown) => {
     if (failure !== null) return;
     failure = error;
@@ -105,6 +51,15 @@ export async function readMultipart(
     source.destroy();
     parser.destroy();
   };
+  const { parser, max } = openParser(contentType, limits, fail);
+  const tmp = limits.tmpDir ?? process.getBuiltinModule('node:os').tmpdir();
+  const folder = await fs.promises.mkdtemp(join(tmp, 'arbor-upload-'));
+  const cleanup = () => fs.promises.rm(folder, { recursive: true, force: true });
+  // Null prototype: a field named `__proto__` or `constructor` is a field like any other.
+  const fields: Record<string, string | string[]> = Object.create(null);
+  const files: UploadedFile[] = [];
+  const writes: Promise<unknown>[] = [];
+  const source = Readable.from(chunks);
 
   parser.on('file', (fieldname, stream, info) => {
     if (failure !== null) {
@@ -122,24 +77,12 @@ export async function readMultipart(
     stream.on('data', (chunk: Buffer) => {
       file.size += chunk.byteLength;
     });
-    stream.once('limit', () =>
-      fail(
-        new HttpError(
-          413,
-          `File ${JSON.stringify(fieldname)} larger than the limit of ${max.fileSize} bytes (uploads.fileSize)`,
-        ),
-      ),
-    );
+    stream.once('limit', () => fail(fileTooLarge(fieldname, max)));
     writes.push(pipeline(stream, fs.createWriteStream(file.path)).catch(fail));
   });
   parser.on('field', (name, value, info) => {
     if (info.valueTruncated) {
-      fail(
-        new HttpError(
-          413,
-          `Field ${JSON.stringify(name)} larger than the limit of ${max.fieldSize} bytes (uploads.fieldSize)`,
-        ),
-      );
+      fail(fieldTooLarge(name, max));
       return;
     }
     const previous = fields[name];
@@ -147,24 +90,11 @@ export async function readMultipart(
     else if (Array.isArray(previous)) previous.push(value);
     else fields[name] = [previous, value];
   });
-  parser.on('filesLimit', () =>
-    fail(new HttpError(413, `More files than the limit of ${max.files} (uploads.files)`)),
-  );
-  parser.on('fieldsLimit', () =>
-    fail(new HttpError(413, `More fields than the limit of ${max.fields} (uploads.fields)`)),
-  );
-  parser.on('partsLimit', () =>
-    fail(new HttpError(413, `More parts than the limit of ${max.parts} (uploads.parts)`)),
-  );
 
   try {
     await pipeline(source, parser);
   } catch (error) {
-    fail(
-      error instanceof HttpError
-        ? error
-        : new HttpError(400, `Malformed multipart body: ${(error as Error).message}`),
-    );
+    fail(malformed(error));
   }
   await Promise.allSettled(writes);
   if (failure !== null) {
@@ -172,13 +102,4 @@ export async function readMultipart(
     throw failure;
   }
   return { fields, files, cleanup };
-}
-
-function withoutUndefined(limits: UploadLimits): Partial<typeof DEFAULT_LIMITS> {
-  const out: Partial<typeof DEFAULT_LIMITS> = {};
-  for (const key of Object.keys(DEFAULT_LIMITS) as (keyof typeof DEFAULT_LIMITS)[]) {
-    const value = limits[key];
-    if (value !== undefined) out[key] = value;
-  }
-  return out;
 }

@@ -11,6 +11,7 @@ import { decodeJson, EMPTY_BODY, isJsonMediaType, mediaTypeOf, type ParsedBody }
 import { type CookieSigner, parseCookies } from './cookies.js';
 import { HttpError } from './errors.js';
 import type { UploadedFile } from './multipart.js';
+import type { Part, PartStream } from './multipart-parts.js';
 import type { AnyParams } from './params.js';
 
 export { type HeaderSource, headersFromMap } from '../http/dispatch.js';
@@ -80,6 +81,11 @@ const loadAccepts = lazyPackage<typeof accepts>('accepts');
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 const NO_FILES: readonly UploadedFile[] = Object.freeze([]);
 const NO_CAPTURES: readonly (string | undefined)[] = Object.freeze([]);
+
+/** `record[name]` when the record has it as its own entry: what a client named, never an inherited member. */
+function ownEntry(record: Readonly<Record<string, string>>, name: string): string | undefined {
+  return Object.hasOwn(record, name) ? record[name] : undefined;
+}
 
 /**
  * `req.json()`, `req.body()` or `req.rawBody()` was called before the body was read: in a middleware,
@@ -208,10 +214,13 @@ export class Request<P extends AnyParams = AnyParams> {
 
   /** A cookie's value (percent-decoded), or `undefined`. A signed cookie reads as sent: use {@link signedCookie}. */
   cookie(name: string): string | undefined {
-    return this.cookies()[name];
+    return ownEntry(this.cookies(), name);
   }
 
-  /** Every cookie of the `Cookie` field (parsed once, with the `cookie` package). */
+  /**
+   * Every cookie of the `Cookie` field (parsed once, with the `cookie` package), in a null-prototype
+   * record: `Object.hasOwn(req.cookies(), name)`, not `req.cookies().hasOwnProperty(name)`.
+   */
   cookies(): Readonly<Record<string, string>> {
     this.#cookies ??= parseCookies(this.#headers.get('cookie'));
     return this.#cookies;
@@ -228,7 +237,7 @@ export class Request<P extends AnyParams = AnyParams> {
       throw new TypeError(
         `req.signedCookie(${JSON.stringify(name)}): the application has no cookie secrets (new Application({ cookies: { secrets: [...] } }))`,
       );
-    const raw = this.cookies()[name];
+    const raw = ownEntry(this.cookies(), name);
     return raw === undefined ? undefined : signer.unsign(name, raw);
   }
 
@@ -304,14 +313,19 @@ export class Request<P extends AnyParams = AnyParams> {
     return [...this.#captures];
   }
 
-  /** The first value of a query-string parameter, or `fallback`. `query()` gives all (first values). */
+  /**
+   * The first value of a query-string parameter, or `fallback`. `query()` gives all (first values) in a
+   * null-prototype record, as `req.cookies()` does: the client names its keys.
+   */
   query(): Record<string, string>;
   query(name: string): string | undefined;
   query(name: string, fallback: string): string;
   query(name?: string, fallback?: string): string | undefined | Record<string, string> {
     const search = this.searchParams;
-    if (name === undefined) return Object.fromEntries(search);
-    return search.get(name) ?? fallback;
+    if (name !== undefined) return search.get(name) ?? fallback;
+    const all: Record<string, string> = Object.create(null);
+    for (const [key, value] of search) if (!Object.hasOwn(all, key)) all[key] = value;
+    return all;
   }
 
   /** Every value of a repeated query parameter (`?tag=a&tag=b`). */
@@ -387,6 +401,37 @@ export class Request<P extends AnyParams = AnyParams> {
     return this.#read('files').files ?? NO_FILES;
   }
 
+  /**
+   * The parts of a `multipart/form-data` body as they arrive, on a route with `.uploads({ stream: true })`:
+   * nothing is written to disk, and a file is read from the client only as fast as its `stream` is read —
+   * to hash it, scan it, or pipe it to storage. Iterate once; a part not read to its end is skipped when
+   * the next is asked for. A limit crossed (413), a malformed body (400), the client leaving (499) or a
+   * part the route's contract refuses (400, with `validate`) is thrown by the loop, and fails the file
+   * stream being read.
+   *
+   * @example
+   * app.post('/objects', async (req, res) => {
+   *   for await (const part of req.parts())
+   *     if (part.type === 'file') await pipeline(part.stream, bucket.writer(part.filename));
+   *   return res.status(201).send();
+   * }).uploads({ stream: true });
+   */
+  parts(): AsyncIterable<Part> {
+    const body = this.#body;
+    if (body === null) throw new BodyNotReadError('parts');
+    if (body.parts !== undefined) return body.parts;
+    if (body.kind === 'multipart')
+      throw new Error(
+        'req.parts() is for routes that stream their uploads (`.uploads({ stream: true })`): this one read the form before the handler, use req.body() and req.files()',
+      );
+    throw new HttpError(415, `Expected a multipart/form-data body, got ${body.mediaType || 'none'}`);
+  }
+
+  /** @internal The parts of a form this route streams, once the body is opened (validation guards them). */
+  get streamedParts(): PartStream | undefined {
+    return this.#body?.parts;
+  }
+
   /** The first file sent in the field `fieldname`, or `undefined`. */
   file(fieldname: string): UploadedFile | undefined {
     return this.files().find((file) => file.fieldname === fieldname);
@@ -452,7 +497,12 @@ export class Request<P extends AnyParams = AnyParams> {
   }
 
   #read(accessor: string): ParsedBody {
-    if (this.#body === null) throw new BodyNotReadError(accessor);
-    return this.#body;
+    const body = this.#body;
+    if (body === null) throw new BodyNotReadError(accessor);
+    if (body.parts !== undefined)
+      throw new Error(
+        `req.${accessor}() cannot read a form this route streams (\`.uploads({ stream: true })\`): read its fields and files with req.parts()`,
+      );
+    return body;
   }
 }

@@ -23,7 +23,7 @@ import {
 import type { JsonSchema } from '../openapi/type-expr.js';
 import type { OperationDoc } from '../openapi/types.js';
 import { HttpError } from './errors.js';
-import { fieldsSchema, readForm } from './form-check.js';
+import { type FormReading, fieldsSchema, readForm, streamedFormGuard } from './form-check.js';
 import type { Logger } from './logger.js';
 import type { Request } from './request.js';
 import type { Response } from './response.js';
@@ -180,15 +180,23 @@ export class ContractCompiler {
       if (validateBody !== null && !validateBody(req.json<unknown>())) {
         details = [...(details ?? []), ...toDetails(validateBody.errors, 'body')];
       }
-      if (form !== null) {
-        const { problems, values } = readForm(form, req);
-        const found: ValidationDetail[] = problems.map((p) => ({ in: 'body', ...p }));
-        if (validateFields !== null && !validateFields(values)) {
-          // A field already found wrong (sent as a file, sent twice) is not also "required" or mistyped.
-          const named = new Set(problems.map((p) => p.name));
-          for (const d of toDetails(validateFields.errors, 'body'))
-            if (!named.has(d.name.split('/')[0] ?? '')) found.push(d);
-        }
+      const parts = form === null ? undefined : req.streamedParts;
+      if (form !== null && parts !== undefined) {
+        // A form streamed to the handler is checked as its parts arrive: the loop over `req.parts()`
+        // throws the first problem (before the handler reads a file it should not get), and the whole
+        // form's once the last part is in.
+        parts.guard(
+          streamedFormGuard(
+            form,
+            (problem) => new RequestValidationError([{ in: 'body', ...problem }]),
+            (reading) => {
+              const found = formDetails(reading, validateFields);
+              return found.length === 0 ? null : new RequestValidationError(found);
+            },
+          ),
+        );
+      } else if (form !== null) {
+        const found = formDetails(readForm(form, req), validateFields);
         if (found.length > 0) details = [...(details ?? []), ...found];
       }
       if (details === null) return null;
@@ -287,6 +295,21 @@ function paramsInput(
 }
 
 /** ajv's errors as details. `body`: the instance is the body; `null`: `{ path, query, header }`. */
+/** A form's problems, and its plain fields' against their types (`validateFields`), as details. */
+function formDetails(
+  { problems, values }: FormReading,
+  validateFields: ValidateFunction | null,
+): ValidationDetail[] {
+  const found: ValidationDetail[] = problems.map((p) => ({ in: 'body', ...p }));
+  if (validateFields !== null && !validateFields(values)) {
+    // A field already found wrong (sent as a file, sent twice) is not also "required" or mistyped.
+    const named = new Set(problems.map((p) => p.name));
+    for (const d of toDetails(validateFields.errors, 'body'))
+      if (!named.has(d.name.split('/')[0] ?? '')) found.push(d);
+  }
+  return found;
+}
+
 function toDetails(errors: ErrorObject[] | null | undefined, body: 'body' | null): ValidationDetail[] {
   const details: ValidationDetail[] = [];
   for (const error of errors ?? []) {

@@ -28,17 +28,20 @@ export async function handleFetch(
   request.headers.forEach((value, name) => {
     headers.set(name, value);
   });
+  const incoming = request.body === null ? null : new CuttableBody(request.body);
   const input: IncomingInput = {
     method: request.method,
     target,
     headers: headersFromMap(headers),
     ip: info.remoteAddress ?? '',
-    hasBody: request.body !== null,
-    readBody: (limit) => readBody(request, limit),
-    openBody: (limit) => openBody(request, limit),
+    hasBody: incoming !== null,
+    readBody: (limit) => readBody(request, incoming, limit),
+    openBody: (limit) => openBody(request, incoming, limit),
     onAbort: (listener) => request.signal.addEventListener('abort', listener, { once: true }),
   };
   const response = await dispatch(input);
+  // Whoever still reads the body (an upload outlived by its answer) learns the rest will not come.
+  incoming?.cut();
   const out = new Headers();
   for (const [name, value] of Object.entries(response.getHeaders())) {
     if (Array.isArray(value)) for (const v of value) out.append(name, v);
@@ -54,24 +57,78 @@ export async function handleFetch(
   });
 }
 
-async function* openBody(request: globalThis.Request, limit: number): AsyncGenerator<Uint8Array> {
-  if (request.body === null) return;
+async function* openBody(
+  request: globalThis.Request,
+  body: CuttableBody | null,
+  limit: number,
+): AsyncGenerator<Uint8Array> {
+  if (body === null) return;
   try {
-    yield* limitedChunks(request.body, limit, request.headers.get('content-length') ?? undefined);
+    yield* limitedChunks(body.chunks(), limit, request.headers.get('content-length') ?? undefined);
   } catch (error) {
     if (!(error instanceof HttpError) && request.signal.aborted) throw clientAborted();
     throw error;
   }
 }
 
-async function readBody(request: globalThis.Request, limit: number): Promise<Uint8Array> {
-  if (request.body === null) return new Uint8Array(0);
+async function readBody(
+  request: globalThis.Request,
+  body: CuttableBody | null,
+  limit: number,
+): Promise<Uint8Array> {
+  if (body === null) return new Uint8Array(0);
   try {
-    // A web ReadableStream is async-iterable in Node; leaving the loop early cancels it.
-    return await readLimited(request.body, limit, request.headers.get('content-length') ?? undefined);
+    return await readLimited(body.chunks(), limit, request.headers.get('content-length') ?? undefined);
   } catch (error) {
     if (!(error instanceof HttpError) && request.signal.aborted) throw clientAborted();
     throw error;
+  }
+}
+
+/**
+ * A request's body stream, read through a reader the adapter holds, so that it can be cancelled once the
+ * answer is out even while a read is pending (a locked stream cannot be cancelled from outside). A read
+ * cut so fails (499) rather than ending: a body cut short must never look complete.
+ */
+class CuttableBody {
+  readonly #stream: ReadableStream<Uint8Array>;
+  #reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
+  #cut = false;
+
+  constructor(stream: ReadableStream<Uint8Array>) {
+    this.#stream = stream;
+  }
+
+  async *chunks(): AsyncGenerator<Uint8Array> {
+    if (this.#cut) {
+      this.#stream.cancel().catch(() => undefined);
+      throw clientAborted();
+    }
+    const reader = this.#stream.getReader();
+    this.#reader = reader;
+    let done = false;
+    try {
+      for (;;) {
+        const step = await reader.read();
+        if (this.#cut) throw clientAborted();
+        if (step.done) {
+          done = true;
+          return;
+        }
+        yield step.value;
+      }
+    } finally {
+      // Left early (a limit, the reader stopped): the rest is not wanted.
+      if (!done) reader.cancel().catch(() => undefined);
+      this.#reader = null;
+    }
+  }
+
+  cut(): void {
+    this.#cut = true;
+    const reader = this.#reader;
+    // Read to its end, or never opened: nothing to cut (a body nobody asked for is the caller's).
+    if (reader !== null) reader.cancel().catch(() => undefined);
   }
 }
 

@@ -23,6 +23,12 @@ export class NodeInput implements IncomingInput, HeaderSource {
   readonly upgrade: UpgradeChannel | undefined;
   /** Set when the body was refused part-way (413, a bad chunk): the connection closes after the answer. */
   bodyRefused = false;
+  /** The body was asked for (whole or as a stream): node no longer drains it after the answer. */
+  #bodyTaken = false;
+  /** The answer was decided before the body was in (see {@link stopBody}). */
+  #stopped = false;
+  /** Fails the streamed read under way (see {@link stopBody}). */
+  #cutBody: (() => void) | null = null;
   readonly #req: IncomingMessage;
   #all: Map<string, string> | undefined;
 
@@ -72,16 +78,62 @@ export class NodeInput implements IncomingInput, HeaderSource {
     return this.#all;
   }
 
-  async *openBody(limit: number): AsyncGenerator<Uint8Array> {
+  /**
+   * The body was asked for and has not all arrived. Once its answer is out nobody will read it (the
+   * kernel lets it go), and node drains only a body nobody started reading: see {@link stopBody}.
+   */
+  get bodyUnfinished(): boolean {
+    return this.#bodyTaken && !this.#req.complete;
+  }
+
+  /**
+   * The answer is decided: a streamed read still under way fails as if the client had left (an upload
+   * outlived by its answer deletes its files), and the rest of the body is drained and dropped, as node
+   * drains a body nobody read. The connection is not cut: a socket destroyed with bytes unread is reset,
+   * and a reset can lose the answer on its way to the client. Node's `requestTimeout` bounds a client
+   * that never finishes its body.
+   */
+  stopBody(): void {
+    this.#stopped = true;
+    this.#cutBody?.();
+    this.#req.resume();
+  }
+
+  openBody(limit: number): AsyncIterable<Uint8Array> {
+    // Taken now, not when first iterated: an answer may go out before the reader starts.
+    this.#bodyTaken = true;
+    return this.#chunks(limit);
+  }
+
+  async *#chunks(limit: number): AsyncGenerator<Uint8Array> {
+    // Answered before the reader started (a middleware that did not wait for it): nothing to read.
+    if (this.#stopped) throw clientAborted();
     const req = this.#req;
+    const cut = new Promise<never>((_, reject) => {
+      this.#cutBody = () => reject(clientAborted());
+    });
+    cut.catch(() => undefined);
+    // Not destroyed when the reader stops: the rest is drained (see stopBody), the socket kept.
+    const chunks = req.iterator({ destroyOnReturn: false });
     try {
-      yield* limitedChunks(req, limit, req.headers['content-length']);
+      yield* limitedChunks(untilCut(chunks, cut), limit, req.headers['content-length']);
     } catch (error) {
       throw this.#bodyFailed(error);
+    } finally {
+      this.#cutBody = null;
+      // Not awaited: node's iterator returns only once a read it has pending settles (the next bytes),
+      // which a stalled client may never send. Once it lets go, a stopped body drains.
+      chunks.return?.().then(
+        () => {
+          if (this.#stopped) req.resume();
+        },
+        () => undefined,
+      );
     }
   }
 
   async readBody(limit: number): Promise<Uint8Array> {
+    this.#bodyTaken = true;
     const req = this.#req;
     try {
       return await readLimited(req, limit, req.headers['content-length']);
@@ -96,9 +148,19 @@ export class NodeInput implements IncomingInput, HeaderSource {
     const code = (error as NodeJS.ErrnoException).code;
     if (!(error instanceof HttpError) && (this.#req.destroyed || code === 'ECONNRESET'))
       return clientAborted();
-    // The rest of the body is not read: close the connection after answering instead of draining it.
-    this.bodyRefused = true;
+    // The rest of the body is not read: close the connection after answering instead of draining it
+    // (unless the answer came first: then the rest is drained, see stopBody).
+    if (!this.#stopped) this.bodyRefused = true;
     return error;
+  }
+}
+
+/** `chunks`, failing with `cut`'s reason as soon as it rejects, even while a chunk is awaited. */
+async function* untilCut(chunks: AsyncIterator<Uint8Array>, cut: Promise<never>): AsyncGenerator<Uint8Array> {
+  for (;;) {
+    const step = await Promise.race([chunks.next(), cut]);
+    if (step.done === true) return;
+    yield step.value;
   }
 }
 

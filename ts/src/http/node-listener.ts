@@ -75,18 +75,21 @@ export function createNodeListener(dispatch: Dispatch, logger: Logger): NodeRequ
     }
     if (outcome instanceof Promise) {
       outcome.then(
-        (response) => write(res, response, input.bodyRefused, logger),
+        (response) => write(res, response, input, logger),
         (error: unknown) => fail(res, error, logger),
       );
     } else {
-      write(res, outcome, input.bodyRefused, logger);
+      write(res, outcome, input, logger);
     }
   };
   return listener as NodeRequestListener;
 }
 
-function write(res: ServerResponse, response: OutgoingResponse, closeAfter: boolean, logger: Logger): void {
+function write(res: ServerResponse, response: OutgoingResponse, input: NodeInput, logger: Logger): void {
   const body = response.getBody();
+  // A body still arriving after its answer is decided: its reader stops, the rest is drained.
+  if (input.bodyUnfinished) input.stopBody();
+  const closeAfter = input.bodyRefused;
   // Nobody is left to read it (the client aborted, or a protocol error already closed the connection).
   if (res.destroyed || res.socket?.destroyed === true || res.writableEnded) {
     if (body instanceof StreamBody) body.discard();

@@ -245,6 +245,9 @@ export class WireConnection implements BodyRequester {
       return;
     }
     this.#input = null;
+    // A body still arriving is not waited for (the connection closes after this answer): whoever still
+    // reads it, an upload outlived by its answer, learns now that the rest will not come.
+    input.body?.abort();
     const body = response.getBody();
     if (written.framing !== null && body instanceof StreamBody) {
       this.#stream(input, body, written);
