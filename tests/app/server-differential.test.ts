@@ -8,6 +8,13 @@
  * why; where Arbor's server is wrong, the case gives the right outcome and `bug` says what it does
  * today: node's half is checked as usual, Arbor's is `test.fails` until fixed.
  *
+ * Every response of every case is also checked for its framing, read off the bytes: never both
+ * Transfer-Encoding and Content-Length, neither given twice, no coding but chunked, none on a 1xx or 204,
+ * a body without either ended by the close, `Connection: close` only on the last answer and followed by
+ * the close, and no close after an answer that promised to keep the connection (`framingFaults`). Where
+ * the outcomes agree, both servers frame each answer alike (`framing`: how the body is delimited, and
+ * the Connection field); where they differ, the case's `why` covers the framing too.
+ *
  * Then: one stream of pipelined requests delivered to Arbor's server in random pieces must be answered
  * exactly as when it comes in one write; and a client that half-closes right after its request is
  * answered by both, then the connection closes.
@@ -19,17 +26,27 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Application, type ArborServer, memoryLogger } from '../../ts/src/app/index.js';
 import { SINGLETON_FIELDS } from '../../ts/src/http/singleton-fields.js';
 import { withEngine } from './support/engine.js';
-import { type Exchange, type ExchangeOptions, exchange } from './support/raw-exchange.js';
+import {
+  afterResponses,
+  type Exchange,
+  type ExchangeOptions,
+  exchange,
+  type Payload,
+  parseResponses,
+  type WireResponse,
+} from './support/raw-exchange.js';
 import { listen } from './support/transport.js';
 
-type Payload = string | Buffer | (string | Buffer)[];
 /** `'200 200 open'`, `'400 closed'`, `'100 200 open'`, `'closed'` (closed without a word). */
 type Outcome = string;
 type ServerName = 'arbor' | 'node';
 
 interface Case extends Pick<ExchangeOptions, 'end' | 'pauseMs' | 'heads'> {
   name: string;
-  /** One string: sent in one write. An array: written piece by piece, `pauseMs` apart. */
+  /**
+   * One string: sent in one write. An array: written piece by piece, an {@link afterResponses} among them
+   * holding back what follows until that many answers have come.
+   */
   payload: Payload;
   /** Both servers' outcome, or each one's and why they differ. */
   expect: Outcome | { arbor: Outcome; node: Outcome; why: string };
@@ -677,8 +694,13 @@ const cases: Case[] = [
   },
   {
     name: "a 404's unread body still arriving, then a GET",
-    payload: [request('POST', '/nowhere', `${json}Content-Length: 7\r\n`), '{"c":3}', get('/health')],
-    pauseMs: 100,
+    // The body is sent once the 404 is in: it is still arriving when its answer is written.
+    payload: [
+      request('POST', '/nowhere', `${json}Content-Length: 7\r\n`),
+      afterResponses(1),
+      '{"c":3}',
+      get('/health'),
+    ],
     expect: {
       arbor: '404 closed',
       node: '404 200 open',
@@ -711,6 +733,27 @@ const cases: Case[] = [
     payload: chunked(`200000\r\n${'x'.repeat(0x200000)}\r\n0\r\n\r\n`),
     expect: '413 closed',
   },
+  // --- Streamed answers: framed by chunks, by a given length, or (HTTP/1.0) by the close.
+  { name: 'a streamed answer (chunked)', payload: get('/stream'), expect: '200 open' },
+  { name: 'a streamed answer with its Content-Length', payload: get('/stream/sized'), expect: '200 open' },
+  {
+    name: 'a streamed answer, then a GET, in one write',
+    payload: get('/stream') + get('/items/1'),
+    expect: '200 200 open',
+  },
+  { name: 'HEAD on a streamed route', payload: request('HEAD', '/stream'), heads: [0], expect: '200 open' },
+  { name: 'a streamed answer to HTTP/1.0', payload: 'GET /stream HTTP/1.0\r\n\r\n', expect: '200 closed' },
+  {
+    name: 'a streamed answer to HTTP/1.0 with Connection: keep-alive: no length, so closed',
+    payload: 'GET /stream HTTP/1.0\r\nConnection: keep-alive\r\n\r\n',
+    expect: '200 closed',
+  },
+  {
+    name: 'a sized streamed answer to HTTP/1.0 with Connection: keep-alive',
+    payload: 'GET /stream/sized HTTP/1.0\r\nConnection: keep-alive\r\n\r\n',
+    expect: '200 open',
+  },
+
   // --- Expect.
   {
     name: '100-continue, the body in the same write',
@@ -723,20 +766,25 @@ const cases: Case[] = [
   },
   {
     name: '100-continue, the body after the 100',
-    payload: [request('POST', '/echo', `${json}Content-Length: 7\r\n${expect100}`), '{"a":1}'],
-    pauseMs: 200,
+    payload: [
+      request('POST', '/echo', `${json}Content-Length: 7\r\n${expect100}`),
+      afterResponses(1),
+      '{"a":1}',
+    ],
     expect: '100 200 open',
   },
   {
     name: '100-Continue in another case',
-    payload: [request('POST', '/echo', `${json}Content-Length: 7\r\nExpect: 100-Continue\r\n`), '{"a":1}'],
-    pauseMs: 200,
+    payload: [
+      request('POST', '/echo', `${json}Content-Length: 7\r\nExpect: 100-Continue\r\n`),
+      afterResponses(1),
+      '{"a":1}',
+    ],
     expect: '100 200 open',
   },
   {
     name: '100-continue with a chunked body after the 100',
-    payload: [chunked('', expect100), BODY],
-    pauseMs: 200,
+    payload: [chunked('', expect100), afterResponses(1), BODY],
     expect: '100 200 open',
   },
   {
@@ -765,6 +813,7 @@ const cases: Case[] = [
   {
     name: '100-continue on HTTP/1.0',
     payload: [`POST /echo HTTP/1.0\r\n${json}Content-Length: 7\r\n${expect100}\r\n`, '{"a":1}'],
+    // No answer to wait for: the pause only gives a server that wrongly invites the body room to show it.
     pauseMs: 200,
     expect: '200 closed',
   },
@@ -841,6 +890,72 @@ function outcome(x: Exchange): Outcome {
     .replace(/\b(\d{3})(?: \1\b){4,}/g, (run, status: string) => `${status}×${run.split(' ').length}`);
 }
 
+/** A field's values, every line of it (a repeated field is a fault the checks below must see). */
+const values = (r: WireResponse, name: string) => r.fields.filter(([n]) => n === name).map(([, v]) => v);
+
+/** A Connection field's options, lower-cased. */
+const connectionOptions = (r: WireResponse) =>
+  values(r, 'connection').flatMap((v) =>
+    v
+      .toLowerCase()
+      .split(',')
+      .map((o) => o.trim()),
+  );
+
+/**
+ * How each response is framed, read off the bytes: its status, how its body is delimited (`chunked`,
+ * `length`, or `none`: neither field, as on a 1xx or a 204) and its Connection field (`-` when there is
+ * none), as `200 length keep-alive`. A Content-Length's value is the body's own business: the bodies of
+ * successful answers are compared, and a wrong length leaves bytes over, which the outcome shows.
+ */
+function framing(x: Exchange): string[] {
+  return x.responses.map((r) => {
+    const body =
+      values(r, 'transfer-encoding').length > 0
+        ? 'chunked'
+        : values(r, 'content-length').length > 0
+          ? 'length'
+          : 'none';
+    return `${r.status} ${body} ${values(r, 'connection').join(', ') || '-'}`;
+  });
+}
+
+/**
+ * What no response of either server may do, whatever was asked: each fault with the response's index.
+ * `heads`: indexes (among final responses) of answers to HEAD, which may give the GET's Content-Length;
+ * `halfClosed`: the client half-closed, so a close may follow an answer that promised to keep the
+ * connection (the server learnt only afterwards that nothing more would come).
+ */
+function framingFaults(x: Exchange, heads: number[] = [], halfClosed = false): string[] {
+  const faults: string[] = [];
+  let finals = 0;
+  x.responses.forEach((r, i) => {
+    const at = `response ${i} (${r.status})`;
+    const te = values(r, 'transfer-encoding');
+    const cl = values(r, 'content-length');
+    const bodyless = r.status < 200 || r.status === 204 || r.status === 304;
+    if (te.length > 0 && cl.length > 0) faults.push(`${at}: both Transfer-Encoding and Content-Length`);
+    if (te.length > 1 || cl.length > 1) faults.push(`${at}: a framing field given twice`);
+    if (te.some((v) => v.toLowerCase() !== 'chunked')) faults.push(`${at}: Transfer-Encoding: ${te}`);
+    if (cl.some((v) => !/^\d+$/.test(v))) faults.push(`${at}: Content-Length: ${cl}`);
+    if (bodyless && te.length + cl.length > 0) faults.push(`${at}: a framing field on a ${r.status}`);
+    const toHead = !bodyless && heads.includes(finals);
+    const last = i === x.responses.length - 1;
+    // Neither field: the body runs to the close (HTTP/1.0's only way to stream), so the close must come.
+    if (!bodyless && !toHead && te.length + cl.length === 0 && !(last && x.closed)) {
+      faults.push(`${at}: neither Transfer-Encoding nor Content-Length, and no close to end the body`);
+    }
+    const close = connectionOptions(r).includes('close');
+    if (close && !last) faults.push(`${at}: Connection: close, then more answers`);
+    if (close && !x.closed) faults.push(`${at}: Connection: close, and the connection stays open`);
+    if (last && r.status >= 200 && x.closed && !close && !halfClosed && x.leftover.byteLength === 0) {
+      faults.push(`${at}: closed after an answer that did not say Connection: close`);
+    }
+    if (r.status >= 200) finals++;
+  });
+  return faults;
+}
+
 /** The bodies of the successful answers, which both servers must write alike. */
 function successBodies(x: Exchange): string[] {
   return x.responses.filter((r) => r.status >= 200 && r.status < 300).map((r) => r.body.toString('latin1'));
@@ -856,6 +971,13 @@ function buildApp(server: ServerName, logger: ReturnType<typeof memoryLogger>): 
   app.get('/items/:id', (req, res) => res.json({ id: req.param('id') }));
   app.put('/items/:id', (req, res) => res.json({ id: req.param('id'), length: req.rawBody().byteLength }));
   app.delete('/items/:id', (_req, res) => res.status(204).send());
+  // Streamed answers: chunked on HTTP/1.1 unless the handler gives the length, ended by the close on 1.0.
+  const pieces = async function* () {
+    yield 'a';
+    yield 'bc';
+  };
+  app.get('/stream', (_req, res) => res.send(pieces()));
+  app.get('/stream/sized', (_req, res) => res.header('Content-Length', '3').send(pieces()));
   return app;
 }
 
@@ -890,7 +1012,9 @@ describe.skipIf(process.env.ARBOR_TEST_SERVER !== undefined)('Arbor server vs no
       if (c.bug !== undefined) {
         const right = c.expect as Outcome;
         test(`${c.name} → ${right} (node:http)`, async ({ expect }) => {
-          expect(outcome(await send('node', c))).toBe(right);
+          const node = await send('node', c);
+          expect(outcome(node)).toBe(right);
+          expect(framingFaults(node, c.heads, c.end)).toEqual([]);
         });
         // Known bug: Arbor answers `c.bug.arbor` today. Passes once it answers `right`: then drop `bug`.
         test.fails(`${c.name} → ${right} (Arbor: bug, answers ${c.bug.arbor})`, async ({ expect }) => {
@@ -907,9 +1031,43 @@ describe.skipIf(process.env.ARBOR_TEST_SERVER !== undefined)('Arbor server vs no
           arbor: expected.arbor,
           node: expected.node,
         });
-        if (typeof c.expect === 'string') expect(successBodies(arbor)).toEqual(successBodies(node));
+        expect({
+          arbor: framingFaults(arbor, c.heads, c.end),
+          node: framingFaults(node, c.heads, c.end),
+        }).toEqual({ arbor: [], node: [] });
+        // Where they answer alike they frame alike; where they do not, the case has said why.
+        if (typeof c.expect !== 'string') return;
+        expect(successBodies(arbor)).toEqual(successBodies(node));
+        expect(framing(arbor)).toEqual(framing(node));
       });
     }
+  });
+
+  test('the framing checks see each fault they look for', () => {
+    const seen = (raw: string, closed: boolean): Exchange => {
+      const bytes = Buffer.from(raw, 'latin1');
+      return { ...parseResponses(bytes), closed, reset: false, raw: bytes };
+    };
+    const ok = 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok';
+    const closing = 'HTTP/1.1 200 OK\r\nConnection: close\r\n';
+    // [what is wrong, the bytes, whether the server closed after them]
+    const faulty: [string, string, boolean][] = [
+      [
+        'both fields',
+        'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n0\r\n\r\n',
+        false,
+      ],
+      ['Content-Length twice', 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nok', false],
+      ['a coding other than chunked', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\nok', true],
+      ['a length on a 204', 'HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n', false],
+      ['close, then another answer', `${closing}Content-Length: 2\r\n\r\nok${ok}`, true],
+      ['close, and still open', `${closing}Content-Length: 2\r\n\r\nok`, false],
+      ['closed without saying so', ok, true],
+      ['no length and no close', 'HTTP/1.1 200 OK\r\n\r\nok', false],
+    ];
+    expect(faulty.filter(([, raw, closed]) => framingFaults(seen(raw, closed)).length === 0)).toEqual([]);
+    expect(framingFaults(seen(ok, false))).toEqual([]);
+    expect(framingFaults(seen(`${closing}\r\nok`, true))).toEqual([]);
   });
 
   test('the table is large enough to mean something', () => {
@@ -953,6 +1111,8 @@ describe.skipIf(process.env.ARBOR_TEST_SERVER !== undefined)('Arbor server vs no
       expect(outcome(arbor)).toBe('200 200 200 200 closed');
       expect(outcome(node)).toBe('200 200 200 200 closed');
       expect(successBodies(arbor)).toEqual(successBodies(node));
+      expect([framingFaults(arbor, heads), framingFaults(node, heads)]).toEqual([[], []]);
+      expect(framing(arbor)).toEqual(framing(node));
       expect(successBodies(arbor)[1]).toBe('{"length":20,"json":{"a":1}}');
       reference = normal(arbor);
     });
@@ -992,6 +1152,8 @@ describe.skipIf(process.env.ARBOR_TEST_SERVER !== undefined)('Arbor server vs no
       ]);
       expect({ arbor: outcome(arbor), node: outcome(node) }).toEqual({ arbor: expected, node: expected });
       expect(successBodies(arbor)).toEqual(successBodies(node));
+      expect([framingFaults(arbor, [], true), framingFaults(node, [], true)]).toEqual([[], []]);
+      expect(framing(arbor)).toEqual(framing(node));
     });
   });
 });
