@@ -2,7 +2,8 @@
  * Cookies: reading (`req.cookie`, `req.cookies`), writing (`res.cookie`, `res.clearCookie`) with every
  * RFC 6265bis attribute and the safe defaults, and signed cookies — tampered byte by byte, moved to another
  * name, verified across a key rotation — on both servers and through `app.fetch()`. Chromium keeps and
- * sends them back in tests/browser/cookies.test.ts.
+ * sends them back in tests/browser/cookies.test.ts. Last, the records built from what a client names —
+ * the cookies, and `req.query()` beside them — against names that are members of `Object.prototype`.
  */
 import { describe, expect, test } from 'vitest';
 import { CookieSigner, parseCookies, setCookieLine } from '../../ts/src/app/cookies.js';
@@ -174,6 +175,94 @@ describe.each(transports)('over $name', (transport) => {
       expect(who.status).toBe(200);
       expect(who.json().all).toMatchObject({ a: '1' });
       expect(who.json().theme).toBe('%E0%A4%A');
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+/** Names that are members of `Object.prototype`: a record of what a client sent must not answer to them. */
+const INHERITED = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
+
+describe.each(transports)('cookies named like Object.prototype members, over $name', (transport) => {
+  const signer = new CookieSigner({ secrets: [CURRENT] });
+  const probe = () => {
+    const app = new Application(withEngine({ cookies: { secrets: [CURRENT] } }));
+    app.get('/cookie/:name', (req, res) => {
+      const name = req.param('name');
+      const plain = req.cookie(name);
+      const signed = req.signedCookie(name);
+      // typeof first: a function or an object would not survive JSON, and that is the failure to see.
+      return res.json({
+        plain: typeof plain === 'string' ? plain : typeof plain,
+        signed: typeof signed === 'string' ? signed : typeof signed,
+        names: Object.keys(req.cookies()),
+      });
+    });
+    return app;
+  };
+
+  type Row = [name: string, kind: string, field: string, expected: object];
+  const absent = (name: string): Row => [
+    name,
+    'absent',
+    'other=1',
+    { plain: 'undefined', signed: 'undefined', names: ['other'] },
+  ];
+  const sent = (name: string): Row[] => {
+    const signed = signer.sign(name, 'v');
+    return [
+      [name, 'sent plain', `${name}=v`, { plain: 'v', signed: 'undefined', names: [name] }],
+      [name, 'sent signed', `${name}=${signed}`, { plain: signed, signed: 'v', names: [name] }],
+    ];
+  };
+  // The cookie of that name when sent, else undefined. These were answered otherwise: an absent name read
+  // as Object.prototype's member (a function: req.signedCookie threw, a 500), and a `__proto__` cookie was
+  // lost (assigning to a plain object's `__proto__` sets its prototype, and a string is ignored).
+  const FIXED: Row[] = [...INHERITED.map(absent), ...sent('__proto__')];
+  // Sent under the other names, a cookie was already read as its own entry: kept so.
+  const KEPT: Row[] = INHERITED.filter((name) => name !== '__proto__').flatMap(sent);
+
+  test.each([...FIXED.map((row) => ['fixed', ...row]), ...KEPT.map((row) => ['kept', ...row])] as [
+    string,
+    ...Row,
+  ][])('%s: %s, %s', async (_status, name, _kind, field, expected) => {
+    const client = await transport.connect(probe());
+    try {
+      const reply = await client.request(`/cookie/${name}`, { headers: { Cookie: field } });
+      expect([reply.status, reply.json()]).toEqual([200, expected]);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe.each(transports)('req.query() of a query string, over $name', (transport) => {
+  const probe = () => {
+    const app = new Application(withEngine());
+    app.get('/query', (req, res) => {
+      const all = req.query();
+      return res.json({
+        all,
+        // What the record answers to without the client having sent it.
+        inherited: INHERITED.filter((name) => !Object.hasOwn(all, name) && all[name] !== undefined),
+      });
+    });
+    return app;
+  };
+
+  // Compared as JSON text: an object literal cannot hold an own `__proto__` key, JSON can.
+  test.each([
+    ['', '{"all":{},"inherited":[]}'],
+    ['?constructor=y&toString=z', '{"all":{"constructor":"y","toString":"z"},"inherited":[]}'],
+    ['?__proto__=x', '{"all":{"__proto__":"x"},"inherited":[]}'],
+    // First values, as documented (Object.fromEntries kept the last).
+    ['?a=1&a=2&b=3', '{"all":{"a":"1","b":"3"},"inherited":[]}'],
+  ])('%s', async (query, json) => {
+    const client = await transport.connect(probe());
+    try {
+      const reply = await client.request(`/query${query}`);
+      expect([reply.status, reply.text]).toEqual([200, json]);
     } finally {
       await client.close();
     }

@@ -3,7 +3,7 @@
  * `arbor-server` projects) and through `app.fetch()` — content, type, validators, conditional requests,
  * ranges, HEAD, index files, the directory redirect, dotfiles, falling through — and, over the wire,
  * the range answers curl reads from Arbor beside the ones it reads from Fastify's @fastify/static. Path
- * traversal has its own table: static-traversal.test.ts.
+ * traversal has its own table: static-traversal.test.ts; how the `Range` field is read, range-requests.test.ts.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';

@@ -42,12 +42,15 @@ const DEFAULTS = { path: '/', httpOnly: true, sameSite: 'lax' } as const;
 const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const MIN_SECRET_LENGTH = 16;
 
-/** The `Cookie` field's pairs (values percent-decoded where they can be; the first of a repeated name wins). */
+/**
+ * The `Cookie` field's pairs (values percent-decoded where they can be; the first of a repeated name wins),
+ * as a null-prototype record: the client names its keys, so `__proto__` or `constructor` is a cookie like
+ * any other, and a name that was not sent reads as `undefined`, never as a member of `Object.prototype`.
+ */
 export function parseCookies(header: string | undefined): Record<string, string> {
-  if (header === undefined || header === '') return {};
-  const parsed = parseCookie(header);
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(parsed)) if (value !== undefined) out[name] = value;
+  const out: Record<string, string> = Object.create(null);
+  if (header === undefined || header === '') return out;
+  for (const [name, value] of Object.entries(parseCookie(header))) if (value !== undefined) out[name] = value;
   return out;
 }
 

@@ -2,7 +2,8 @@
  * Files as answers: `res.sendFile(path)` and the `serveStatic` middleware (serve-static.ts) both end here.
  * @fastify/send does the HTTP — `ETag` and `Last-Modified`, conditional requests (304, 412), ranges (206,
  * 416), the type from the name, dotfiles, index files, and a second root jail; this module checks the path
- * before anything reaches the file system, and turns what send returns into a {@link FileResponse}.
+ * before anything reaches the file system, reads the `Range` field before send does ({@link rangeSpecs}),
+ * and turns what send returns into a {@link FileResponse}.
  *
  * It knows a response and a request only by the few methods it calls, so that response.ts can import it
  * (for `res.sendFile`) without an import cycle.
@@ -192,9 +193,11 @@ async function loadSend(): Promise<Send> {
   return loaded;
 }
 
-/** The request fields send reads (it tests some with `in`, so absent ones must be absent keys). */
+/**
+ * The request fields send reads (it tests some with `in`, so absent ones must be absent keys). `Range` is
+ * not among them: it is read here, and given to send once the file's size is known (answerWithFile).
+ */
 const FIELDS = [
-  'range',
   'if-range',
   'if-match',
   'if-none-match',
@@ -231,8 +234,21 @@ export async function answerWithFile<R extends FileResponse>(
   onHeaders?: FileHeadersHook<R>,
 ): Promise<FileAnswer> {
   const send = await loadSend();
+  const asked = sendRequest(request);
+  const specs = request === null ? null : rangeSpecs(request.header('range'));
+  // send calls onFile with the file's size before it reads `Range`: the one moment a suffix longer than
+  // the file can become the whole file (send's own parser drops it, and answers 416).
+  const withRange: SendOptions =
+    specs === null
+      ? options
+      : {
+          ...options,
+          onFile: (_path, stat) => {
+            asked.headers.range = rangeForSize(specs, stat.size);
+          },
+        };
   // send's type asks for a node request; it reads only `method` and `headers` (lib/send.js).
-  const result = await send(sendRequest(request) as unknown as Readable, target, options);
+  const result = await send(asked as unknown as Readable, target, withRange);
   if (result.type !== 'file') {
     result.stream.destroy();
     return result.type === 'directory' ? 'directory' : refusal(result);
@@ -258,4 +274,57 @@ function refusal(result: ErrorSendResult): 'missing' {
   if (status >= 500) throw new Error(`Reading a file failed: ${cause.message}`, { cause });
   const range = result.headers['Content-Range'];
   throw new HttpError(status, undefined, range === undefined ? {} : { headers: { 'Content-Range': range } });
+}
+
+/** One range spec, digits only: `first-last`, `first-` or `-suffix`. */
+const RANGE_SPEC = /^(?:(\d+)-(\d*)|-\d+)$/;
+
+/**
+ * The specs of a `Range` field (`bytes=0-9, 20-`), or `null` for a field to ignore (the whole file, 200).
+ * The unit is `bytes`, lower-case as send reads it; each spec is `first-last`, `first-` or `-suffix` in
+ * decimal digits; spaces and tabs are allowed around a spec (not inside), empty list elements skipped.
+ * Anything else — another unit, `0x10`, `+5`, `1e3`, `0 - 9`, `5-3`, no spec at all — makes the whole
+ * field invalid, and a server may ignore an invalid `Range`. send's own parser reads a spec with
+ * `parseInt` (`0x10-0x20` would be `0-0`): it only ever sees specs that passed here.
+ */
+export function rangeSpecs(field: string | undefined): string[] | null {
+  if (field === undefined || !field.startsWith('bytes=')) return null;
+  const specs: string[] = [];
+  for (const element of field.slice('bytes='.length).split(',')) {
+    const spec = trimSpaces(element);
+    if (spec === '') continue;
+    const match = RANGE_SPEC.exec(spec);
+    if (match === null) return null;
+    const [, first, last] = match;
+    if (first !== undefined && last !== undefined && last !== '' && digitsBelow(last, first)) return null;
+    specs.push(spec);
+  }
+  return specs.length === 0 ? null : specs;
+}
+
+/**
+ * The `Range` field send reads for a file of `size` bytes: the specs as given, but a suffix longer than
+ * the file (`-1000000` on 37 bytes) selects the whole file, `0-`. A zero-length file stays unsatisfiable
+ * (send answers `0-` on it with a 416). `Number(suffix)` is exact enough: a file is under 2^53 bytes, so
+ * a suffix longer than it stays longer once rounded.
+ */
+export function rangeForSize(specs: readonly string[], size: number): string {
+  const resolved = specs.map((spec) => (spec.startsWith('-') && Number(spec.slice(1)) > size ? '0-' : spec));
+  return `bytes=${resolved.join(',')}`;
+}
+
+/** Without the spaces and tabs around it; by hand: `/[ \t]+$/` is quadratic on `0<16 KB of spaces>1`. */
+function trimSpaces(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && (text[start] === ' ' || text[start] === '\t')) start++;
+  while (end > start && (text[end - 1] === ' ' || text[end - 1] === '\t')) end--;
+  return text.slice(start, end);
+}
+
+/** `a < b` for decimal digit strings of any length (`Number` rounds past 2^53 and would call them equal). */
+function digitsBelow(a: string, b: string): boolean {
+  const x = a.replace(/^0+(?=\d)/, '');
+  const y = b.replace(/^0+(?=\d)/, '');
+  return x.length !== y.length ? x.length < y.length : x < y;
 }
