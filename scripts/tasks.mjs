@@ -69,9 +69,10 @@ function test(extraArgs) {
   timed('biome (format + lint)', bin('biome'), ['check', '.']);
   buildTypeScript();
   // The wasm engine must be there: its absence fails the conformance suite instead of skipping it.
+  // CI=true: a snapshot that is missing fails instead of being written (and passing), here as in CI.
   timed('vitest', bin('vitest'), ['run', ...extraArgs], {
     cwd: root,
-    env: { ...process.env, ARBOR_REQUIRE_WASM: '1' },
+    env: { ...process.env, ARBOR_REQUIRE_WASM: '1', CI: 'true' },
   });
   log(`all gates passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
