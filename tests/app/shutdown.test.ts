@@ -19,9 +19,11 @@ describe('close(graceMs)', () => {
     const running = new Promise<void>((resolve) => {
       started = resolve;
     });
+    let handlerDone = false;
     app.get('/hang', async (_req, res) => {
       started();
       await gate;
+      handlerDone = true;
       return res.send('too late');
     });
     app.get('/quick', (_req, res) => res.send('quick'));
@@ -41,9 +43,11 @@ describe('close(graceMs)', () => {
     const took = Date.now() - closing;
     try {
       expect(await hanging).toMatch(/^cut: /);
-      // Not cut before the grace period (timers never fire early), and not left waiting for the handler.
+      // Not cut before the grace period (timers never fire early, and load only delays them)...
       expect(took).toBeGreaterThanOrEqual(graceMs - 5);
-      expect(took).toBeLessThan(20_000);
+      // ...and not left waiting for the handler: close() resolved while it still hangs (it is released
+      // below, after the checks), whatever the clock says.
+      expect(handlerDone).toBe(false);
       expect(server.listening).toBe(false);
     } finally {
       release();

@@ -221,8 +221,13 @@ describe('the client going away', () => {
 
   test('req.signal fires while the handler is still waiting, and not after a normal answer', async () => {
     const seen: string[] = [];
+    let started = () => {};
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
     const app = new Application(withEngine());
     app.get('/slow', async (req, res) => {
+      started();
       await new Promise<void>((resolve) => req.signal.addEventListener('abort', () => resolve()));
       seen.push('slow aborted');
       return res.send('too late');
@@ -235,7 +240,8 @@ describe('the client going away', () => {
     expect(await (await fetch(`${base}/fast`)).text()).toBe('ok');
     const socket = connect(port, '127.0.0.1');
     socket.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The client leaves once the handler is waiting: not before the request is in.
+    await running;
     socket.destroy();
     await until(() => seen.includes('slow aborted'));
     expect(seen).toEqual(['slow aborted']);

@@ -2,8 +2,9 @@
  * What one hostile client can cost the own server: a client that pipelines and never reads its answers
  * is paused once it is owed `OWED_LIMIT` bytes (nothing more of it is parsed or served, nothing more of
  * it is held), other clients are served meanwhile, and answers that stop moving for `requestTimeout` get
- * the connection cut. Assertions count requests served and bytes held, never time. The server is started
- * directly, so the default project runs this file (the arbor-server project would repeat it).
+ * the connection cut. Assertions count requests served and bytes held, never time, and each waits for a
+ * state of the server's socket (paused, drained), not for a quiet spell. The server is started directly,
+ * so the default project runs this file (the arbor-server project would repeat it).
  */
 import { once } from 'node:events';
 import { type AddressInfo, connect, type Socket } from 'node:net';
@@ -47,24 +48,23 @@ async function serve(options: ServerOptions = {}) {
   return { port: (server.address() as AddressInfo).port, counts, sockets };
 }
 
-/** Waits until `value()` has not changed for `quietMs` (polling): the server has done what it will. */
-async function settled(value: () => number, quietMs = 300): Promise<number> {
-  let last = value();
-  let since = Date.now();
-  while (Date.now() - since < quietMs) {
-    await new Promise((resolve) => setTimeout(resolve, 25));
-    if (value() !== last) {
-      last = value();
-      since = Date.now();
-    }
-  }
-  return last;
-}
-
-/** Waits until `done()` (polling), at most `maxMs`. */
+/** Waits until `done()` (polling), at most `maxMs`: a bound on a stuck test, never what decides it. */
 async function until(done: () => boolean, maxMs: number): Promise<void> {
   const deadline = Date.now() + maxMs;
   while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+}
+
+/**
+ * Waits until the server has stopped serving `socket`'s client: answers owed past the limit, the socket
+ * paused. Nothing more of it is served until those answers drain, so the count served is final.
+ */
+async function blocked(socket: () => Socket | undefined): Promise<void> {
+  const isBlocked = () => {
+    const held = socket();
+    return held?.isPaused() === true && held.writableLength > OWED_LIMIT;
+  };
+  await until(isBlocked, 20_000);
+  expect(isBlocked(), 'the server paused the client that does not read').toBe(true);
 }
 
 const request = (target: string) => `GET ${target} HTTP/1.1\r\nHost: x\r\n\r\n`;
@@ -81,7 +81,8 @@ describe.skipIf(process.env.ARBOR_TEST_SERVER !== undefined)('a client that neve
     // 16 MiB of requests (half a million, 16 GiB of answers), written as fast as the socket takes them.
     const burst = one.repeat(Math.floor(MiB / one.length));
     for (let i = 0; i < 16; i++) hostile.write(burst);
-    const served = await settled(() => counts.served);
+    await blocked(() => sockets[0]);
+    const served = counts.served;
     const [held] = sockets;
     // Served: what the kernel's buffers took, plus the limit, plus the answer that crossed it.
     expect(served * size * KiB).toBeLessThanOrEqual(KERNEL_SLACK + OWED_LIMIT + size * KiB);
@@ -98,22 +99,25 @@ describe.skipIf(process.env.ARBOR_TEST_SERVER !== undefined)('a client that neve
   });
 
   test('is served again, in order and in full, once it reads', async () => {
-    const { port, counts } = await serve();
+    const { port, counts, sockets } = await serve();
     const size = 32;
     const pipelined = 1000;
     const hostile = connect({ port, host: '127.0.0.1' });
     await once(hostile, 'connect');
     hostile.pause();
     hostile.write(request(`/big/${size}`).repeat(pipelined));
-    const served = await settled(() => counts.served);
-    expect(served).toBeLessThan(pipelined);
+    await blocked(() => sockets[0]);
+    expect(counts.served).toBeLessThan(pipelined);
     let bytes = 0;
     hostile.on('data', (chunk: Buffer) => {
       bytes += chunk.byteLength;
     });
     hostile.resume();
-    await settled(() => bytes);
+    // Done when every request is served and the client has every byte the server wrote.
+    const held = sockets[0];
+    await until(() => counts.served === pipelined && bytes === held?.bytesWritten, 20_000);
     expect(counts.served).toBe(pipelined);
+    expect(bytes).toBe(held?.bytesWritten);
     expect(bytes).toBeGreaterThan(pipelined * size * KiB);
     hostile.destroy();
   });
