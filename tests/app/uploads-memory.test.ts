@@ -1,11 +1,14 @@
 /**
  * A 200 MiB file uploaded as multipart/form-data, on both servers: the server (in its own process) streams
- * it to disk, its resident size stays within a few MiB of idle, and the file is gone once answered.
+ * it to disk, its resident size stays within a few MiB of idle, and the file is gone once answered. The
+ * same upload streamed to the handler (`req.parts()`), which hashes it as it arrives: the same bound, and
+ * nothing ever written to disk.
  *
  * Every chunk received is a new buffer, and V8 lets those already dropped pile up (tens of MiB, however
  * large the upload) before a collection frees them. The server here collects every 50 ms
  * (`--expose-gc`), so that the resident size shows what it holds rather than that slack.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -33,7 +36,7 @@ afterAll(() => {
 });
 
 /** Uploads one file of `mib` MiB, written 64 KiB at a time as the socket takes it; resolves to the answer. */
-function upload(mib: number): Promise<{ files: number[] }> {
+function upload<T = { files: number[] }>(mib: number, path = '/upload'): Promise<T> {
   const boundary = 'arbor-memory';
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\n` +
@@ -48,7 +51,7 @@ function upload(mib: number): Promise<{ files: number[] }> {
         host: '127.0.0.1',
         port: server.port,
         method: 'POST',
-        path: '/upload',
+        path,
         headers: {
           'Content-Type': `multipart/form-data; boundary=${boundary}`,
           'Content-Length': head.byteLength + chunks * chunk.byteLength + tail.byteLength,
@@ -88,5 +91,21 @@ test('200 MiB uploaded: streamed to disk, the server grows by a few MiB at most,
   expect(growthMiB).toBeLessThan(MAX_GROWTH_MIB);
   const deadline = Date.now() + 5000;
   while (readdirSync(folder).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  expect(readdirSync(folder)).toEqual([]);
+});
+
+test('200 MiB streamed to the handler and hashed: the same bound, nothing on disk', async () => {
+  // The file is 0x42 repeated: its hash, computed here the same way.
+  const expected = (mib: number) => {
+    const hash = createHash('sha256');
+    const chunk = Buffer.alloc(64 * 1024, 0x42);
+    for (let i = 0; i < mib * 16; i++) hash.update(chunk);
+    return { files: [{ size: mib * 2 ** 20, sha256: hash.digest('hex') }] };
+  };
+  expect(await upload(4, '/upload-stream')).toEqual(expected(4));
+  const growthMiB = await server.growthDuring(async () => {
+    expect(await upload(200, '/upload-stream')).toEqual(expected(200));
+  });
+  expect(growthMiB).toBeLessThan(MAX_GROWTH_MIB);
   expect(readdirSync(folder)).toEqual([]);
 });

@@ -11,7 +11,7 @@
  *   else fields[part.fieldname] = part.value;
  * }
  */
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { HttpError } from './errors.js';
 import { fieldTooLarge, fileTooLarge, malformed, openParser, type UploadLimits } from './multipart-parser.js';
@@ -63,18 +63,34 @@ export class PartStream implements AsyncIterable<Part> {
   #iterated = false;
   #wake: (() => void) | null = null;
   #guard: PartGuard | null = null;
+  /** Each file part's stream, to busboy's stream it is piped from. */
+  readonly #sources = new WeakMap<Readable, Readable>();
 
   /** Throws a 400 `HttpError` for a `Content-Type` without a usable boundary. */
   constructor(chunks: AsyncIterable<Uint8Array>, contentType: string, limits: UploadLimits) {
     const { parser, max } = openParser(contentType, limits, (error) => this.#fail(error));
     this.#parser = parser;
     this.#source = Readable.from(chunks);
-    parser.on('file', (fieldname, stream, info) => {
+    parser.on('file', (fieldname, source, info) => {
       if (this.#failure !== null) {
-        stream.resume();
+        source.resume();
         return;
       }
-      stream.once('limit', () => this.#fail(fileTooLarge(fieldname, max)));
+      // The handler reads a stream of its own, piped from busboy's: busboy fails its file stream with its
+      // own errors (a bare `Error`, or a premature close when the body's read fails), before this class
+      // hears of them; the handler's stream fails with the form's `HttpError` (400, 413, 499) instead.
+      const stream = new PassThrough();
+      // Its failure reaches whoever reads it; a stream nobody reads (a part never taken, or given up
+      // on) fails quietly rather than as an unhandled 'error'.
+      stream.on('error', () => undefined);
+      source.pipe(stream);
+      source.once('limit', () => this.#fail(fileTooLarge(fieldname, max)));
+      source.on('error', (error) => this.#fail(malformed(error)));
+      // The handler gave up on the file (destroyed its stream): the rest of it is skipped.
+      stream.once('close', () => {
+        if (!stream.readableEnded) skip(source, stream);
+      });
+      this.#sources.set(stream, source);
       this.#push({
         type: 'file',
         fieldname,
@@ -87,6 +103,8 @@ export class PartStream implements AsyncIterable<Part> {
       if (info.valueTruncated) this.#fail(fieldTooLarge(fieldname, max));
       else this.#push({ type: 'field', fieldname, value });
     });
+    // Heard before pipeline() destroys the parser: the read's own error (413, 499) is the form's.
+    this.#source.once('error', (error) => this.#fail(malformed(error)));
     pipeline(this.#source, parser).then(
       () => {
         this.#ended = true;
@@ -130,15 +148,17 @@ export class PartStream implements AsyncIterable<Part> {
   async #next(): Promise<IteratorResult<Part>> {
     // A file the handler did not read to its end: its rest is skipped, so the parse can go on.
     const current = this.#current;
-    if (current !== null && !current.stream.readableEnded) current.stream.resume();
     this.#current = null;
+    if (current !== null && !current.stream.readableEnded) {
+      const source = this.#sources.get(current.stream);
+      if (source !== undefined) skip(source, current.stream);
+    }
     for (;;) {
       if (this.#failure !== null) throw this.#failure;
       const part = this.#queue.shift();
       if (part !== undefined) {
         const problem = this.#guard?.part(part) ?? null;
         if (problem !== null) {
-          if (part.type === 'file') part.stream.resume();
           this.#fail(problem);
           throw problem;
         }
@@ -182,4 +202,11 @@ export class PartStream implements AsyncIterable<Part> {
     this.#wake = null;
     wake?.();
   }
+}
+
+/** Drops the rest of a file nobody will read, so that the parse goes on to the next part. */
+function skip(source: Readable, stream: Readable): void {
+  source.unpipe();
+  source.resume();
+  stream.destroy();
 }

@@ -109,14 +109,10 @@ export class NodeInput implements IncomingInput, HeaderSource {
     // Answered before the reader started (a middleware that did not wait for it): nothing to read.
     if (this.#stopped) throw clientAborted();
     const req = this.#req;
-    const cut = new Promise<never>((_, reject) => {
-      this.#cutBody = () => reject(clientAborted());
-    });
-    cut.catch(() => undefined);
     // Not destroyed when the reader stops: the rest is drained (see stopBody), the socket kept.
     const chunks = req.iterator({ destroyOnReturn: false });
     try {
-      yield* limitedChunks(untilCut(chunks, cut), limit, req.headers['content-length']);
+      yield* limitedChunks(this.#untilCut(chunks), limit, req.headers['content-length']);
     } catch (error) {
       throw this.#bodyFailed(error);
     } finally {
@@ -129,6 +125,25 @@ export class NodeInput implements IncomingInput, HeaderSource {
         },
         () => undefined,
       );
+    }
+  }
+
+  /**
+   * `chunks`, failing as soon as {@link stopBody} is called, even while a chunk is awaited. Each wait is a
+   * promise of its own (a race against one long-lived promise would keep every chunk it ever settled).
+   */
+  async *#untilCut(chunks: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
+    for (;;) {
+      const step = await new Promise<IteratorResult<Uint8Array>>((resolve, reject) => {
+        this.#cutBody = () => reject(clientAborted());
+        chunks.next().then(resolve, reject);
+      });
+      if (step.done === true) {
+        // Ended short of its length: the client left (node ends a destroyed request's iterator quietly).
+        if (!this.#req.complete) throw clientAborted();
+        return;
+      }
+      yield step.value;
     }
   }
 
@@ -152,15 +167,6 @@ export class NodeInput implements IncomingInput, HeaderSource {
     // (unless the answer came first: then the rest is drained, see stopBody).
     if (!this.#stopped) this.bodyRefused = true;
     return error;
-  }
-}
-
-/** `chunks`, failing with `cut`'s reason as soon as it rejects, even while a chunk is awaited. */
-async function* untilCut(chunks: AsyncIterator<Uint8Array>, cut: Promise<never>): AsyncGenerator<Uint8Array> {
-  for (;;) {
-    const step = await Promise.race([chunks.next(), cut]);
-    if (step.done === true) return;
-    yield step.value;
   }
 }
 
