@@ -37,6 +37,7 @@ export {
   type NextHandler,
 } from './middleware.js';
 export type { UploadedFile, UploadLimits } from './multipart.js';
+export type { FieldPart, FilePart, Part } from './multipart-parts.js';
 export type {
   AnyParams,
   Bindings,
