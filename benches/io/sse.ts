@@ -1,8 +1,9 @@
 /**
- * Server-Sent Events: many long-lived, slow streams. Arbor's `res.sse(source, { heartbeatMs })` against
- * Hono's `streamSSE` on `@hono/node-server`, each client's source the same async generator (an event
- * every 100 ms). The clients (sse-client.ts) run in a process of their own; each server runs in a fresh
- * process per round. Reports server CPU time per client-second and RSS growth per client.
+ * Server-Sent Events: many long-lived, slow streams. Arbor's `res.sse(source, { heartbeatMs })` and its
+ * push form against Fastify's `@fastify/sse` (the anchor) and Hono's `streamSSE` on `@hono/node-server`,
+ * each client's source the same async generator (an event every 100 ms). The clients (sse-client.ts) run
+ * in a process of their own; each server runs in a fresh process per round. Reports server CPU time per
+ * client-second and RSS growth per client.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { median } from '../http/stats.js';
 import { type CaseContext, environmentOf, rowsOf } from './context.js';
 import { fetchAnswer } from './fetch.js';
 import {
+  type Contender,
   cpuMicros,
   log,
   memory,
@@ -32,6 +34,7 @@ import {
   spread,
 } from './report.js';
 import { CHECK_EVENTS, sseEvent } from './servers/payloads.js';
+import type { MemoryAnswer } from './servers/sse-memory.js';
 import type { ClientOrder, ClientReport } from './sse-client.js';
 import { EventStreamReader } from './sse-parse.js';
 
@@ -41,13 +44,60 @@ export interface SseSettings {
   /** Events per stream. */
   events: number;
   intervalMs: number;
-  /** Arbor's `heartbeatMs` (Hono's `streamSSE` has none). */
+  /** Arbor's `heartbeatMs` and `@fastify/sse`'s `heartbeatInterval` (Hono's `streamSSE` has none). */
   heartbeatMs: number;
+}
+
+/** The peer every ratio is also given against, besides the anchor. */
+const PEER = 'hono';
+
+/**
+ * The case's rows: Arbor's iterable form on both servers, its push form, then `@fastify/sse` (the
+ * anchor) and Hono's `streamSSE`. The anchor and the peer always run (`--only` picks among Arbor's).
+ */
+function sseRows(context: CaseContext): Contender[] {
+  const arbor = rowsOf('sse', context).filter((c) => c.name.startsWith('arbor'));
+  const row = (name: string, label: string, file: string, pkg: string | null, anchor = false): Contender => ({
+    name,
+    label,
+    file,
+    anchor,
+    pkg,
+    env: name === 'arbor-push' ? { IO_SSE_FORM: 'push' } : {},
+  });
+  const push = row('arbor-push', 'Arbor push form (node:http)', 'arbor.ts', null);
+  return [
+    ...arbor,
+    ...(context.only === null || context.only.has(push.name) ? [push] : []),
+    row('fastify', 'Fastify + @fastify/sse', 'fastify.ts', '@fastify/sse', true),
+    row(PEER, 'Hono streamSSE', 'hono.ts', 'hono'),
+  ];
 }
 
 /** Connections opened at once while the clients connect, and the pause between batches. */
 const BATCH = 100;
 const BATCH_GAP_MS = 100;
+/** After the last client's head, the wait before the server's memory is probed (streams in full flow). */
+const SETTLE_MS = 2000;
+
+/**
+ * The server's memory after a full collection (servers/sse-memory.ts), and the CPU time that collection
+ * took, which the round's CPU figure leaves out.
+ */
+function probeMemory(server: Running): Promise<MemoryAnswer & { cpu: number }> {
+  const before = cpuMicros(server.pid);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${server.contender.label}: no memory answer`)), 30_000);
+    const listener = (message: { type?: string }) => {
+      if (message.type !== 'memory') return;
+      clearTimeout(timer);
+      server.child.off('message', listener);
+      resolve({ ...(message as MemoryAnswer), cpu: cpuMicros(server.pid) - before });
+    };
+    server.child.on('message', listener);
+    server.child.send({ type: 'memory' });
+  });
+}
 
 async function check(server: Running): Promise<Checked> {
   const answer = await fetchAnswer(`${server.url}/sse/check`);
@@ -84,6 +134,8 @@ interface Round {
   cpuPerClientSecond: number;
   /** Peak sampled RSS minus RSS before the clients came, per client, in KiB. */
   rssPerClient: number;
+  /** Live heap after a full collection, all streams open, minus the same before the clients came, per client, in KiB. */
+  heapPerClient: number;
   idleRss: number;
   peakRss: number;
   events: number;
@@ -95,6 +147,7 @@ async function measure(server: Running, settings: SseSettings, problems: string[
   const clients = await startClients();
   try {
     await sleep(500);
+    const idle = await probeMemory(server);
     const idleRss = memory(server.pid).rss;
     let peakRss = idleRss;
     const sampler = setInterval(() => {
@@ -109,20 +162,25 @@ async function measure(server: Running, settings: SseSettings, problems: string[
       batchGapMs: BATCH_GAP_MS,
       deadlineMs: settings.events * settings.intervalMs * 2 + 30_000,
     };
+    let busy: Promise<MemoryAnswer & { cpu: number }> | null = null;
     const report = await new Promise<ClientReport>((resolve, reject) => {
       clients.on('message', (message: { type?: string }) => {
+        if (message.type === 'connected') busy = sleep(SETTLE_MS).then(() => probeMemory(server));
         if (message.type === 'done') resolve(message as ClientReport);
       });
       clients.once('exit', (code) => reject(new Error(`the SSE clients exited (${code}) before reporting`)));
       clients.send(order);
     });
-    const cpu = cpuMicros(server.pid) - cpuBefore;
+    const probed = await (busy as Promise<MemoryAnswer & { cpu: number }> | null);
+    if (probed === null) throw new Error(`${server.contender.label}: the clients never all connected`);
+    const cpu = cpuMicros(server.pid) - cpuBefore - probed.cpu;
     clearInterval(sampler);
     peakRss = Math.max(peakRss, memory(server.pid).rss);
     problems.push(...report.problems);
     return {
       cpuPerClientSecond: cpu / report.clientSeconds,
       rssPerClient: (peakRss - idleRss) / settings.clients / 1024,
+      heapPerClient: (probed.heapUsed - idle.heapUsed) / settings.clients / 1024,
       idleRss,
       peakRss,
       events: report.events,
@@ -135,7 +193,7 @@ async function measure(server: Running, settings: SseSettings, problems: string[
 }
 
 export async function runSse(context: CaseContext, settings: SseSettings): Promise<string> {
-  const rows = rowsOf('sse', context);
+  const rows = sseRows(context);
   const checked = new Map<string, Checked>();
   const rounds = new Map<string, Round[]>(rows.map((c) => [c.name, []]));
   const env = {
@@ -172,7 +230,8 @@ export async function runSse(context: CaseContext, settings: SseSettings): Promi
         log(
           `sse round ${round + 1}/${settings.rounds} ${contender.label}: ${result.events}/${expected} events, ` +
             `${result.cpuPerClientSecond.toFixed(0)} µs CPU per client-second, ` +
-            `${result.rssPerClient.toFixed(1)} KiB RSS per client (${(result.idleRss / MiB).toFixed(0)} → ${(result.peakRss / MiB).toFixed(0)} MiB)`,
+            `${result.rssPerClient.toFixed(1)} KiB RSS per client (${(result.idleRss / MiB).toFixed(0)} → ${(result.peakRss / MiB).toFixed(0)} MiB), ` +
+            `${result.heapPerClient.toFixed(1)} KiB live heap per client`,
         );
       } finally {
         await stopServer(server);
@@ -183,23 +242,28 @@ export async function runSse(context: CaseContext, settings: SseSettings): Promi
   const notes = new Footnotes();
   const seconds = (settings.events * settings.intervalMs) / 1000;
   const lines = renderHeader({
-    title: 'Server-Sent Events: Arbor `res.sse` against Hono `streamSSE`',
+    title: 'Server-Sent Events: Arbor `res.sse` against `@fastify/sse` and Hono `streamSSE`',
     kase: 'sse',
     quick: context.quick,
     description: [
       `Each client opens one stream and reads ${settings.events} events, one every ${settings.intervalMs} ms (about ${seconds} s);`,
       'every client’s source is the same async generator (`sseSource` in `benches/io/servers/payloads.ts`),',
-      'its objects JSON-encoded by Arbor and by hand for Hono. The clients are plain node:http requests in a',
+      'handed whole to `res.sse(source)` and to `reply.sse.send(source)` (@fastify/sse), looped over by the',
+      "push form (`await events.send(event)`) and by Hono's `streamSSE` (`await stream.writeSSE(…)`); its",
+      'objects JSON-encoded by each framework, by hand for Hono. The clients are plain node:http requests in a',
       `process of their own (\`benches/io/sse-client.ts\`), opened ${BATCH} at a time every ${BATCH_GAP_MS} ms, each checking`,
       'every event (type, id, data) and counting them. Each server runs in a fresh process per round (rounds',
       "rotate the order). The server's CPU time (/proc) runs from just before the first client connects",
       'to the end of the last stream, and is divided by the client-seconds served (each client from its',
       'request to its stream’s end). RSS is sampled every 250 ms: its peak minus the RSS before the clients',
-      'came, divided by the clients.',
+      'came, divided by the clients. The live heap is read after a full collection (each server answers the',
+      "same probe, `benches/io/servers/sse-memory.ts`) before the clients come and 2 s after the last one's",
+      'head, all streams flowing; the CPU those two collections take is left out of the CPU figure.',
     ],
     settings: [
       `${settings.clients.toLocaleString('en-US')} clients × ${settings.events} events every ${settings.intervalMs} ms; ` +
-        `${settings.rounds} round(s). Arbor's \`heartbeatMs\`: ${settings.heartbeatMs} (Hono's \`streamSSE\` sends none).`,
+        `${settings.rounds} round(s). Arbor's \`heartbeatMs\` and @fastify/sse's \`heartbeatInterval\`: ${settings.heartbeatMs} ` +
+        "(Hono's `streamSSE` sends none).",
     ],
     environment: environmentOf(context, rows, 'node:http requests in a separate process'),
     arborSource: context.launch.arborSource,
@@ -211,29 +275,39 @@ export async function runSse(context: CaseContext, settings: SseSettings): Promi
     notes,
   );
   lines.push(...checkLines);
-  const anchor = rows.find((c) => c.anchor)?.name ?? 'hono';
-  const anchorRounds = rounds.get(anchor) ?? [];
-  const anchorCpu = anchorRounds.map((r) => r.cpuPerClientSecond);
-  const anchorRss = anchorRounds.map((r) => r.rssPerClient);
+  const anchorName = rows.find((c) => c.anchor)?.name ?? 'fastify';
+  const figures = (name: string) => {
+    const mine = rounds.get(name) ?? [];
+    return {
+      cpu: mine.map((r) => r.cpuPerClientSecond),
+      rss: mine.map((r) => r.rssPerClient),
+      heap: mine.map((r) => r.heapPerClient),
+    };
+  };
+  const anchor = figures(anchorName);
+  const peer = figures(PEER);
   lines.push(
     '## Results (median of rounds, range in brackets)',
     '',
-    '| Server | events received (of expected) | server CPU µs per client-second | × anchor (lower is better) | × anchor, per round | RSS KiB per client | × anchor (lower is better) | RSS before → peak, MiB | heartbeats received |',
-    '|---|--:|--:|--:|--:|--:|--:|--:|--:|',
+    'Lower is better in every column but the first. "× @fastify/sse, per round" is the median of each',
+    'round’s ratio (the servers of one round ran back to back).',
+    '',
+    '| Server | events received (of expected) | server CPU µs per client-second | × @fastify/sse | × @fastify/sse, per round | × Hono | RSS KiB per client | × @fastify/sse | × Hono | live heap KiB per client | × @fastify/sse | × Hono | RSS before → peak, MiB | heartbeats received |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
   );
   for (const c of rows) {
     const label = labels.get(c.name) ?? c.label;
     const mine = rounds.get(c.name) ?? [];
     if (mine.length === 0) {
-      lines.push(`| ${label} | not run | | | | | | | |`);
+      lines.push(`| ${label} | not run | | | | | | | | | | | | |`);
       continue;
     }
-    const cpu = mine.map((r) => r.cpuPerClientSecond);
-    const rss = mine.map((r) => r.rssPerClient);
+    const { cpu, rss, heap } = figures(c.name);
     lines.push(
       `| ${label} | ${spread(mine.map((r) => r.events))} (${expected.toLocaleString('en-US')}) | ${spread(cpu)} | ` +
-        `${ratio(median(cpu), median(anchorCpu))} | ${pairedRatio(cpu, anchorCpu)} | ${spread(rss, 1)} | ` +
-        `${ratio(median(rss), median(anchorRss))} | ` +
+        `${ratio(median(cpu), median(anchor.cpu))} | ${pairedRatio(cpu, anchor.cpu)} | ${ratio(median(cpu), median(peer.cpu))} | ` +
+        `${spread(rss, 1)} | ${ratio(median(rss), median(anchor.rss))} | ${ratio(median(rss), median(peer.rss))} | ` +
+        `${spread(heap, 1)} | ${ratio(median(heap), median(anchor.heap))} | ${ratio(median(heap), median(peer.heap))} | ` +
         `${spread(mine.map((r) => r.idleRss / MiB))} → ${spread(mine.map((r) => r.peakRss / MiB))} | ` +
         `${spread(mine.map((r) => r.comments))} |`,
     );
@@ -244,9 +318,12 @@ export async function runSse(context: CaseContext, settings: SseSettings): Promi
     '',
     `- A client-second is one client connected for one second: ${1000 / settings.intervalMs} events, their`,
     '  timers and writes. Opening the connections is in the figure too (it is part of serving SSE).',
-    '- RSS per client includes garbage not yet collected (no GC is forced): read it as an order of magnitude.',
-    '- Arbor arms a heartbeat timer per stream; with an event every few hundred ms it never fires (it sends',
-    '  only after a quiet `heartbeatMs`), so the column "heartbeats received" should read 0.',
+    '- RSS per client includes garbage not yet collected (its peak depends on when V8 last collected):',
+    '  read it as an order of magnitude. The live heap is what the streams hold: the figure the design of',
+    '  a stream decides.',
+    '- Arbor sends a heartbeat only after a quiet `heartbeatMs` (one timer per period for all streams), so',
+    '  with an event every few hundred ms its column "heartbeats received" reads 0; @fastify/sse writes one',
+    '  every `heartbeatInterval` whatever was sent (a timer per stream), about one per client here.',
     ...notes.render(),
     '',
   );

@@ -10,10 +10,12 @@ import { streamSSE } from 'hono/streaming';
 import { announce, HOST } from '../../http/servers/announce.js';
 import { CHECK_EVENTS, sseSource } from './payloads.js';
 import { ioCase, numberFromEnv, unavailable } from './setup.js';
+import { answerMemoryProbes } from './sse-memory.js';
 
 if (ioCase() !== 'sse') await unavailable('Hono is the anchor of the SSE case only');
 const events = numberFromEnv('IO_SSE_EVENTS');
 const interval = numberFromEnv('IO_SSE_INTERVAL_MS');
+answerMemoryProbes();
 
 const app = new Hono();
 const send = (count: number, every: number) => (c: Parameters<typeof streamSSE>[0]) =>
