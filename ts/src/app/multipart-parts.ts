@@ -70,7 +70,8 @@ export class PartStream implements AsyncIterable<Part> {
   constructor(chunks: AsyncIterable<Uint8Array>, contentType: string, limits: UploadLimits) {
     const { parser, max } = openParser(contentType, limits, (error) => this.#fail(error));
     this.#parser = parser;
-    this.#source = Readable.from(chunks);
+    // A stream as it is (node:http's request body), anything else through Readable.from.
+    this.#source = chunks instanceof Readable ? chunks : Readable.from(chunks);
     parser.on('file', (fieldname, source, info) => {
       if (this.#failure !== null) {
         source.resume();

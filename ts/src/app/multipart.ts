@@ -59,7 +59,8 @@ export async function readMultipart(
   const fields: Record<string, string | string[]> = Object.create(null);
   const files: UploadedFile[] = [];
   const writes: Promise<unknown>[] = [];
-  const source = Readable.from(chunks);
+  // A stream as it is (node:http's request body), anything else through Readable.from.
+  const source = chunks instanceof Readable ? chunks : Readable.from(chunks);
 
   parser.on('file', (fieldname, stream, info) => {
     if (failure !== null) {

@@ -1,4 +1,5 @@
 /** Reading a request body from a stream, bounded: what both transports hand the kernel as `readBody`. */
+import { Transform, type TransformCallback } from 'node:stream';
 import { HttpError } from './errors.js';
 
 /**
@@ -40,6 +41,29 @@ export async function* limitedChunks(
 }
 
 /**
+ * A body's bytes passed on as they come, failing with 413 as soon as they exceed `limit`: what node:http
+ * pipes its request into for a body taken as a stream (an upload), so that the parser reads a stream
+ * directly rather than through a chain of async iterators (a promise or more per chunk).
+ */
+export class LimitedBody extends Transform {
+  readonly #limit: number;
+  #total = 0;
+
+  constructor(limit: number) {
+    // Room for a few of node's socket reads (64 KiB each): with the default 16 KiB every read would pause
+    // the socket until the parser took it, and resume it after (a syscall pair per chunk).
+    super({ highWaterMark: 256 * 1024 });
+    this.#limit = limit;
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.#total += chunk.byteLength;
+    if (this.#total > this.#limit) callback(tooLarge(this.#limit));
+    else callback(null, chunk);
+  }
+}
+
+/**
  * The client closed the connection before its body was complete. 499 is nginx's "client closed request":
  * not a server error (nothing is logged as one, 5xx counts stay true), and nobody reads the answer anyway.
  */
@@ -48,7 +72,7 @@ export function clientAborted(): HttpError {
 }
 
 /** A body whose `Content-Length` announces more than `limit` bytes is refused before any of it is read. */
-function refuseDeclared(limit: number, declaredLength: string | undefined): void {
+export function refuseDeclared(limit: number, declaredLength: string | undefined): void {
   if (declaredLength === undefined) return;
   const length = Number(declaredLength);
   if (Number.isFinite(length) && length > limit) throw tooLarge(limit);

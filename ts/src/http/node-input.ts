@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
-import { clientAborted, limitedChunks, readLimited } from './body-stream.js';
+import { clientAborted, LimitedBody, readLimited, refuseDeclared } from './body-stream.js';
 import type { HeaderSource, IncomingInput, UpgradeChannel } from './dispatch.js';
 import { HttpError } from './errors.js';
 import { repeatedFieldMessage, SINGLETON_FIELDS } from './singleton-fields.js';
@@ -27,8 +27,8 @@ export class NodeInput implements IncomingInput, HeaderSource {
   #bodyTaken = false;
   /** The answer was decided before the body was in (see {@link stopBody}). */
   #stopped = false;
-  /** Fails the streamed read under way (see {@link stopBody}). */
-  #cutBody: (() => void) | null = null;
+  /** The body taken as a stream, failed by {@link stopBody}. */
+  #streamed: LimitedBody | null = null;
   readonly #req: IncomingMessage;
   #all: Map<string, string> | undefined;
 
@@ -95,56 +95,40 @@ export class NodeInput implements IncomingInput, HeaderSource {
    */
   stopBody(): void {
     this.#stopped = true;
-    this.#cutBody?.();
+    this.#streamed?.destroy(clientAborted());
     this.#req.resume();
   }
 
   openBody(limit: number): AsyncIterable<Uint8Array> {
-    // Taken now, not when first iterated: an answer may go out before the reader starts.
+    // Taken now, not when first read: an answer may go out before the reader starts.
     this.#bodyTaken = true;
-    return this.#chunks(limit);
-  }
-
-  async *#chunks(limit: number): AsyncGenerator<Uint8Array> {
-    // Answered before the reader started (a middleware that did not wait for it): nothing to read.
-    if (this.#stopped) throw clientAborted();
     const req = this.#req;
-    // Not destroyed when the reader stops: the rest is drained (see stopBody), the socket kept.
-    const chunks = req.iterator({ destroyOnReturn: false });
+    const body = new LimitedBody(limit);
+    this.#streamed = body;
+    // Piped, so a failure of the body (a limit, the cut of stopBody) stops the pipe and leaves the
+    // request alone: destroying it would reset the socket, and a reset can lose the answer.
+    body.once('error', (error) => {
+      if (error instanceof HttpError && error.status === 413 && !this.#stopped) this.bodyRefused = true;
+    });
+    // Answered before the reader started (a middleware that did not wait for it): nothing to read.
+    if (this.#stopped) {
+      body.destroy(clientAborted());
+      return body;
+    }
     try {
-      yield* limitedChunks(this.#untilCut(chunks), limit, req.headers['content-length']);
+      refuseDeclared(limit, req.headers['content-length']);
     } catch (error) {
-      throw this.#bodyFailed(error);
-    } finally {
-      this.#cutBody = null;
-      // Not awaited: node's iterator returns only once a read it has pending settles (the next bytes),
-      // which a stalled client may never send. Once it lets go, a stopped body drains.
-      chunks.return?.().then(
-        () => {
-          if (this.#stopped) req.resume();
-        },
-        () => undefined,
-      );
+      this.bodyRefused = true;
+      body.destroy(error as Error);
+      return body;
     }
-  }
-
-  /**
-   * `chunks`, failing as soon as {@link stopBody} is called, even while a chunk is awaited. Each wait is a
-   * promise of its own (a race against one long-lived promise would keep every chunk it ever settled).
-   */
-  async *#untilCut(chunks: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
-    for (;;) {
-      const step = await new Promise<IteratorResult<Uint8Array>>((resolve, reject) => {
-        this.#cutBody = () => reject(clientAborted());
-        chunks.next().then(resolve, reject);
-      });
-      if (step.done === true) {
-        // Ended short of its length: the client left (node ends a destroyed request's iterator quietly).
-        if (!this.#req.complete) throw clientAborted();
-        return;
-      }
-      yield step.value;
-    }
+    req.on('error', (error) => body.destroy(this.#bodyFailed(error) as Error));
+    // The client left: node may end a destroyed request quietly, short of its length.
+    req.once('close', () => {
+      if (!req.complete) body.destroy(clientAborted());
+    });
+    req.pipe(body);
+    return body;
   }
 
   async readBody(limit: number): Promise<Uint8Array> {
