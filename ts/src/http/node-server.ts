@@ -18,6 +18,7 @@ import {
   type ServerOptions,
   serverLimits,
 } from './arbor-server.js';
+import { checkingInterval } from './checking-interval.js';
 import { errorBody, HttpError } from './errors.js';
 import type { DetachedListener } from './node-detached.js';
 import { refuse } from './node-listener.js';
@@ -59,8 +60,7 @@ export function createNodeServer(
     maxHeaderSize,
     requestTimeout,
     headersTimeout,
-    // node checks the two timeouts on this period (30 s by default): a short timeout needs a short period.
-    connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(headersTimeout / 4))),
+    connectionsCheckingInterval: checkingInterval(headersTimeout),
     // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 §6.3), and the listener
     // never touches its stream then: node (24.12+; older versions ignore the option) hands it over
     // already ended instead of resuming, reading and closing an empty stream after the response, which
