@@ -58,6 +58,11 @@ export function contendersOf(kase: IoCase): Contender[] {
         ...arborReading,
         fastify('Fastify + @fastify/multipart', '@fastify/multipart', 'fastify-requests.ts'),
       ];
+    case 'upload-stream':
+      return [
+        ...arborReading,
+        fastify('Fastify + @fastify/multipart request.parts()', '@fastify/multipart', 'fastify-requests.ts'),
+      ];
     case 'cookies':
       return [
         ...arborReading,

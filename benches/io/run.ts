@@ -7,6 +7,7 @@
  *   sse       res.sse(source), 1,000 clients × 10 events/s  vs Hono streamSSE              (CPU per client-second, RSS per client)
  *   compress  compress(), ~100 KiB of JSON, gzip and br     vs Fastify + @fastify/compress (req/s, CPU/request)
  *   upload    req.file: a 50 MiB multipart form to disk     vs @fastify/multipart saveRequestFiles (MiB/s, peak RSS)
+ *   upload-stream  req.parts(): the same form, its file read as it arrives  vs @fastify/multipart request.parts()
  *   cookies   req.signedCookie + req.cookie, 4 cookies      vs Fastify + @fastify/cookie   (req/s, CPU/request)
  *
  * Arbor runs on node:http (its default) and on its own server (`server: 'arbor'`): two rows per case.
@@ -20,7 +21,7 @@
  *   --rounds N  --duration S  --warmup S  --connections N   (static, compress, cookies)
  *   --stream-mib N  --downloads N                           (stream)
  *   --clients N  --events N  --interval MS  --heartbeat MS  (sse)
- *   --upload-mib N  --uploads N                             (upload)
+ *   --upload-mib N  --uploads N                             (upload, upload-stream)
  *   --arbor-from auto|dist|src   as in benches/http/run.ts
  *
  * Writes benches/results/io.<case>.md for each case run.
@@ -128,6 +129,14 @@ const runners: Record<IoCase, () => Promise<string>> = {
       rounds: rounds(5),
       bytes: setting('upload-mib', 50, 8) * 1024 * 1024,
       uploads: setting('uploads', 5, 2),
+      streamed: false,
+    }),
+  'upload-stream': () =>
+    runUpload(context, {
+      rounds: rounds(5),
+      bytes: setting('upload-mib', 50, 8) * 1024 * 1024,
+      uploads: setting('uploads', 5, 2),
+      streamed: true,
     }),
   cookies: () => runCookies(context, { ...load, rounds: rounds(5) }),
 };

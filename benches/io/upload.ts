@@ -42,6 +42,8 @@ export interface UploadSettings {
   bytes: number;
   /** Sequential uploads timed per round. */
   uploads: number;
+  /** The file read by the handler as it arrives (`upload-stream`), rather than saved to disk first. */
+  streamed: boolean;
 }
 
 interface Round {
@@ -53,6 +55,42 @@ interface Round {
   /** Server CPU µs per MiB received. */
   cpuPerMib: number;
 }
+
+/** What the report says each variant measures. */
+const ON_DISK_HEADER = {
+  title: 'A file upload: Arbor `uploads` against Fastify + `@fastify/multipart`',
+  kase: 'upload',
+  description: [
+    'Each server receives the same `multipart/form-data` form, a text field `name` and then a file field',
+    '`file`, and answers `{ size, name }`. Arbor (`bodyLimit: 64 MiB, uploads: { tmpDir }`) streams the file',
+    'to disk before the handler runs and deletes it once the answer is out; the handler reads',
+    "`req.file('file')?.size` and `req.body().name`. Fastify (`bodyLimit: 64 MiB`, which bounds each file)",
+    "uses `@fastify/multipart`'s `saveRequestFiles({ tmpdir })`: the file is streamed to a temporary file",
+    'that the plugin deletes once the answer is out, its size the bytes busboy counted. Both write to a',
+    "folder of their own on the same disk. A node:http client in the runner's process uploads the form",
+    'several times in a row on one keep-alive connection, the file written from one prebuilt 64 KiB chunk',
+    '(`benches/io/upload-client.ts`). Each server runs in a fresh process per round (rounds rotate the',
+    "order); an untimed upload (the check) comes first. Peak RSS is `VmHWM` in /proc: the process's whole",
+    'life. MiB/s counts the file bytes, from the first byte sent to the end of the answer.',
+  ],
+};
+const STREAMED_HEADER = {
+  title: 'A streamed upload: Arbor `req.parts()` against Fastify + `@fastify/multipart` `request.parts()`',
+  kase: 'upload-stream',
+  description: [
+    'Each server receives the same `multipart/form-data` form, a text field `name` and then a file field',
+    '`file`, and answers `{ size, name }`, the handler taking each part as it arrives and counting the',
+    "file's bytes as it reads them (what a handler that hashes a file or pipes it to storage does); nothing",
+    'is written to disk. Arbor: `bodyLimit: 64 MiB, uploads: { stream: true }`, `for await (const part of',
+    "req.parts())`, each file's `part.stream` read to its end. Fastify (`bodyLimit: 64 MiB`): `@fastify/multipart`'s",
+    '`request.parts()` (its README\'s "Handle multiple file streams"), each file\'s `part.file` read to its end.',
+    "A node:http client in the runner's process uploads the form several times in a row on one keep-alive",
+    'connection, the file written from one prebuilt 64 KiB chunk (`benches/io/upload-client.ts`). Each',
+    'server runs in a fresh process per round (rounds rotate the order); an untimed upload (the check) comes',
+    "first. Peak RSS is `VmHWM` in /proc: the process's whole life. MiB/s counts the file bytes, from the",
+    'first byte sent to the end of the answer.',
+  ],
+};
 
 /** How long a server may take to delete an answered upload's files (both do it after the answer). */
 const CLEANUP_MS = 2_000;
@@ -125,7 +163,8 @@ async function measure(
 }
 
 export async function runUpload(context: CaseContext, settings: UploadSettings): Promise<string> {
-  const rows = rowsOf('upload', context);
+  const kase = settings.streamed ? 'upload-stream' : 'upload';
+  const rows = rowsOf(kase, context);
   const form: Form = { name: UPLOAD_NAME, size: settings.bytes };
   const checked = new Map<string, Checked>();
   const rounds = new Map<string, Round[]>(rows.map((c) => [c.name, []]));
@@ -139,7 +178,7 @@ export async function runUpload(context: CaseContext, settings: UploadSettings):
         mkdirSync(dir, { recursive: true });
         let server: Running;
         try {
-          server = await startServer(contender, 'upload', context.launch, { IO_UPLOAD_DIR: dir });
+          server = await startServer(contender, kase, context.launch, { IO_UPLOAD_DIR: dir });
         } catch (error) {
           if (!(error instanceof Unavailable)) throw error;
           checked.set(contender.name, { contender, unavailable: error.message, problems: [], seen: '' });
@@ -187,22 +226,8 @@ function render(
   const notes = new Footnotes();
   const fileMib = settings.bytes / MiB;
   const lines = renderHeader({
-    title: 'A file upload: Arbor `uploads` against Fastify + `@fastify/multipart`',
-    kase: 'upload',
+    ...(settings.streamed ? STREAMED_HEADER : ON_DISK_HEADER),
     quick: context.quick,
-    description: [
-      'Each server receives the same `multipart/form-data` form, a text field `name` and then a file field',
-      '`file`, and answers `{ size, name }`. Arbor (`bodyLimit: 64 MiB, uploads: { tmpDir }`) streams the file',
-      'to disk before the handler runs and deletes it once the answer is out; the handler reads',
-      "`req.file('file')?.size` and `req.body().name`. Fastify (`bodyLimit: 64 MiB`, which bounds each file)",
-      "uses `@fastify/multipart`'s `saveRequestFiles({ tmpdir })`: the file is streamed to a temporary file",
-      'that the plugin deletes once the answer is out, its size the bytes busboy counted. Both write to a',
-      "folder of their own on the same disk. A node:http client in the runner's process uploads the form",
-      'several times in a row on one keep-alive connection, the file written from one prebuilt 64 KiB chunk',
-      '(`benches/io/upload-client.ts`). Each server runs in a fresh process per round (rounds rotate the',
-      "order); an untimed upload (the check) comes first. Peak RSS is `VmHWM` in /proc: the process's whole",
-      'life. MiB/s counts the file bytes, from the first byte sent to the end of the answer.',
-    ],
     settings: [
       `${fileMib.toLocaleString('en-US')} MiB file, ${settings.uploads} timed uploads per round, ${settings.rounds} round(s); ` +
         `body limit ${UPLOAD_BODY_LIMIT / MiB} MiB. MiB = 2²⁰ bytes.`,
@@ -268,7 +293,7 @@ function render(
     '## Target',
     '',
     'At least level with the anchor (MiB/s × anchor, median of per-round ratios, 1.00 or more) with RSS',
-    'bounded: no file held in memory. The anchor streams to disk, so its "peak − start" is what any Node',
+    `bounded: no file held in memory. The anchor ${settings.streamed ? 'reads the file as it arrives' : 'streams to disk'}, so its "peak − start" is what any Node`,
     'server accumulates between collections (received chunks not yet collected); a server that held the',
     'file would add at least its size on top. Bounded: the median "peak − start" stays below the',
     'anchor’s plus half the file.',
@@ -278,7 +303,9 @@ function render(
     '## Notes',
     '',
     '- The client shares the two cores with the server: MiB/s is the pair’s, CPU per MiB the server’s alone.',
-    '  Writing to disk is in both: the page cache absorbs it, and is not counted in RSS.',
+    settings.streamed
+      ? '  Neither writes to disk: the handler counts the bytes as it reads them.'
+      : '  Writing to disk is in both: the page cache absorbs it, and is not counted in RSS.',
     '- "peak − start" is what serving uploads added to the process at its worst: buffers in flight, the',
     '  parser, garbage not yet collected (no GC is forced).',
     ...notes.render(),

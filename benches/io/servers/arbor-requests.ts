@@ -3,6 +3,8 @@
  * arbor.ts: `node`, the default node:http, or `arbor`, the own one), serving the case `IO_CASE` names:
  *   upload   `POST /upload`: a multipart form whose file the framework streams to `IO_UPLOAD_DIR` (and
  *            deletes once the answer is out); answers `{ size, name }`
+ *   upload-stream  the same form handed to the handler part by part (`.uploads({ stream: true })`,
+ *            `req.parts()`): the file's bytes counted as they arrive, nothing on disk
  *   cookies  `GET /login` sets the signed cookie `session`; `GET /me` answers `{ user, theme }` from the
  *            verified `session` and the plain `theme`
  * A feature this checkout does not have is reported to the runner (`unavailable`). Loads the bundle when
@@ -39,6 +41,23 @@ if (kase === 'upload') {
   app.post('/upload', (req, res) =>
     res.json({ size: req.file('file')?.size, name: req.body<{ name?: string }>().name }),
   );
+} else if (kase === 'upload-stream') {
+  if (!has('parts')) await unavailable('req.parts (streamed uploads) is not in this checkout');
+  app = new arbor.Application({ ...base, bodyLimit: UPLOAD_BODY_LIMIT, uploads: { stream: true } });
+  app.post('/upload', async (req, res) => {
+    let size: number | undefined;
+    let name: string | undefined;
+    for await (const part of req.parts()) {
+      if (part.type === 'field') {
+        if (part.fieldname === 'name') name = part.value;
+        continue;
+      }
+      let bytes = 0;
+      for await (const chunk of part.stream) bytes += (chunk as Buffer).byteLength;
+      if (part.fieldname === 'file') size = bytes;
+    }
+    return res.json({ size, name });
+  });
 } else if (kase === 'cookies') {
   if (!has('signedCookie')) await unavailable('req.signedCookie is not in this checkout');
   app = new arbor.Application({ ...base, cookies: { secrets: [COOKIE_SECRET] } });

@@ -30,6 +30,23 @@ if (kase === 'upload') {
     // busboy counts the bytes it passed on: no `stat` of the saved file needed.
     return { size: file?.file.bytesRead, name: typeof name === 'string' ? name : undefined };
   });
+} else if (kase === 'upload-stream') {
+  await app.register(multipart);
+  // The README's "Handle multiple file streams": every part as it arrives, each file read to its end.
+  app.post('/upload', async (request) => {
+    let size: number | undefined;
+    let name: string | undefined;
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        if (part.fieldname === 'name' && typeof part.value === 'string') name = part.value;
+        continue;
+      }
+      let bytes = 0;
+      for await (const chunk of part.file) bytes += (chunk as Buffer).byteLength;
+      if (part.fieldname === 'file') size = bytes;
+    }
+    return { size, name };
+  });
 } else if (kase === 'cookies') {
   await app.register(fastifyCookie, { secret: COOKIE_SECRET });
   app.get('/login', (_request, reply) => {
