@@ -30,6 +30,12 @@ export function importSpecifiers(text: string, options?: { types?: boolean }): s
 export function typeScriptGraph(srcRoot?: string, options?: { types?: boolean }): Graph;
 /** A ts/src file's room: its first folder, or the file itself at the top. */
 export function typeScriptRoom(file: string): string;
+/** The trees the house graph reads, relative to the root (`ts/src`, `benches`, `tests`, …). */
+export const HOUSE_TREES: readonly string[];
+/** The file graph of every tree of `HOUSE_TREES` under `root` (paths relative to it), across trees too. */
+export function houseGraph(root?: string, options?: { types?: boolean }): Graph;
+/** The tree of `HOUSE_TREES` a house file belongs to. */
+export function houseTree(file: string): string;
 
 /** Rust source with comments (and, by default, literal contents) blanked out, positions kept. */
 export function blankRust(text: string, options?: { literals?: boolean }): string;
@@ -48,4 +54,4 @@ export function rustRoom(module: string): string;
 export function rustCrates(cratesDir?: string): { name: string; dir: string }[];
 
 /** Every circle of the house's graphs (known ones aside) and every stale known edge; empty when all is well. */
-export function problems(): string[];
+export function problems(root?: string): string[];

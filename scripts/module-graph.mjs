@@ -5,11 +5,13 @@
 //
 //   node scripts/module-graph.mjs
 //
-// TypeScript (ts/src): an edge per relative import — `import`, `import type`, `export … from`, a bare
-// `import '…'`, `import('…')` — its `.js` specifier read as the `.ts` file. Type-only imports count: a
-// circle through types changes no evaluation order, but it still hides which part depends on which. A
-// room is the first part of a path under ts/src: a folder (`app`, `http`, `router`), or a file that sits
-// at the top (`errors.ts`).
+// TypeScript and JavaScript (ts/src, ts/examples, benches, tests, scripts): an edge per relative import —
+// `import`, `import type`, `export … from`, a bare `import '…'`, `import('…')` — its `.js` specifier
+// read as the `.ts` file when there is one (`.mjs` as `.mts`). Type-only imports count: a circle through
+// types changes no evaluation order, but it still hides which part depends on which. The file graph is
+// one for all five trees (test suites, support modules and fixtures too), so a circle through a test and
+// the benchmark it checks is found like one inside ts/src. Rooms are ts/src's alone: the first part of a
+// path under it, a folder (`app`, `http`, `router`) or a file that sits at the top (`errors.ts`).
 //
 // Rust (crates/*/src): `mod` declarations give the module tree (and so which file is which module) and
 // are no edge; `use` paths (`use crate::…`, `use super::…`, `use child::…`) and the `crate::`, `super::`
@@ -23,7 +25,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { groupGraph, knots, shortestCircle } from './module-graph/circles.mjs';
 import { rustCrateGraph, rustCrates, rustRoom } from './module-graph/rust.mjs';
-import { typeScriptGraph, typeScriptRoom } from './module-graph/typescript.mjs';
+import { houseGraph, houseTree, typeScriptGraph, typeScriptRoom } from './module-graph/typescript.mjs';
 
 export { circles, groupGraph, knots } from './module-graph/circles.mjs';
 export {
@@ -34,7 +36,14 @@ export {
   rustRoom,
   useTreePaths,
 } from './module-graph/rust.mjs';
-export { importSpecifiers, typeScriptGraph, typeScriptRoom } from './module-graph/typescript.mjs';
+export {
+  HOUSE_TREES,
+  houseGraph,
+  houseTree,
+  importSpecifiers,
+  typeScriptGraph,
+  typeScriptRoom,
+} from './module-graph/typescript.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -50,9 +59,10 @@ const known = (graph, from, to, crate) =>
 
 /**
  * Every circle of the house's graphs, at file and room level, the known ones aside, and every known
- * circle edge that no longer exists. Empty when all is well.
+ * circle edge that no longer exists. Empty when all is well. `root` is the house's (a scratch copy in
+ * the check's own test).
  */
-export function problems() {
+export function problems(root = ROOT) {
   const found = [];
   const report = (what, graph) => {
     for (const knot of knots(graph)) {
@@ -62,13 +72,13 @@ export function problems() {
       found.push(`${what}: circle ${circle.join(' → ')}${rest}`);
     }
   };
-  const ts = typeScriptGraph();
-  report('ts/src files', ts);
+  report('house files', houseGraph(root));
+  const ts = typeScriptGraph(join(root, 'ts', 'src'));
   report(
     'ts/src rooms',
     groupGraph(ts, typeScriptRoom, (from, to) => known('ts rooms', from, to)),
   );
-  for (const { name, dir } of rustCrates()) {
+  for (const { name, dir } of rustCrates(join(root, 'crates'))) {
     const { edges } = rustCrateGraph(dir);
     const kept = new Map(
       [...edges].map(([from, targets]) => [
@@ -80,7 +90,7 @@ export function problems() {
     report(`${name} rooms`, groupGraph(kept, rustRoom));
   }
   for (const edge of KNOWN_CIRCLE_EDGES) {
-    const graph = edge.graph === 'rust' ? rustCrateGraph(join(ROOT, 'crates', edge.crate)).edges : ts;
+    const graph = edge.graph === 'rust' ? rustCrateGraph(join(root, 'crates', edge.crate)).edges : ts;
     if (!(graph.get(edge.from)?.has(edge.to) ?? false)) {
       found.push(
         `known circle edge ${edge.from} → ${edge.to} (${edge.circle}) is gone: remove it from KNOWN_CIRCLE_EDGES`,
@@ -98,6 +108,7 @@ function printRooms(title, rooms) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  printRooms('house trees', groupGraph(houseGraph(), houseTree));
   printRooms('ts/src rooms', groupGraph(typeScriptGraph(), typeScriptRoom));
   for (const { name, dir } of rustCrates())
     printRooms(`${name} rooms`, groupGraph(rustCrateGraph(dir).edges, rustRoom));

@@ -11,7 +11,6 @@
  * of the requested path, and the intended route's parameters for the URLs where no other route competes.
  */
 import { readFileSync } from 'node:fs';
-import type { LoadRequest } from './mix.js';
 
 export interface GithubRoute {
   method: string;
@@ -28,11 +27,6 @@ export function githubRoutes(): GithubRoute[] {
     routes: { method: string; path: string; request: string }[];
   };
   return data.routes.map((r) => ({ method: r.method, pattern: r.path, request: r.request }));
-}
-
-/** One request per route, in the data set's order. */
-export function githubRequests(): LoadRequest[] {
-  return githubRoutes().map((r) => ({ method: r.method, path: r.request }));
 }
 
 /** What every server answers for a matched route. */

@@ -4,7 +4,7 @@
  * a failure of the server under test, never part of the workload (404s and 400s are checked by
  * `conformance.ts` before timing instead).
  */
-import { githubRequests } from './github.js';
+import { githubRoutes } from './github.js';
 import { seedIds } from './model.js';
 
 export interface LoadRequest {
@@ -45,7 +45,8 @@ export function buildMix(name: MixName): LoadRequest[] {
   });
   switch (name) {
     case 'github':
-      return githubRequests();
+      // One request per route, in the data set's order.
+      return githubRoutes().map((route) => ({ method: route.method, path: route.request }));
     case 'by-id':
       return Array.from({ length: 20 }, (_, i) => byId(i));
     case 'read':

@@ -1,10 +1,11 @@
 /**
- * The module graph of the house has no circle: the files of ts/src and the rooms they sit in (its
- * folders), the modules of each Rust crate (crates/*\/src) and their rooms (top-level modules). The graph
- * and its reading rules are `scripts/module-graph.mjs`'s (run it to print the rooms); the circles it knows
- * of, each with its reason, are its `KNOWN_CIRCLE_EDGES`. Beside the circles, the doors between rooms: the
- * transports import nothing from the application, only the WebAssembly engine imports the bindings, and
- * the router and the engine are imported through their faces.
+ * The module graph of the house has no circle: the files of ts/src, ts/examples, benches, tests (suites,
+ * support modules, fixtures) and scripts, one graph across them; the rooms of ts/src (its folders); the
+ * modules of each Rust crate (crates/*\/src) and their rooms (top-level modules). The graph and its
+ * reading rules are `scripts/module-graph.mjs`'s (run it to print the rooms); the circles it knows of, each
+ * with its reason, are its `KNOWN_CIRCLE_EDGES`. Beside the circles, the doors: the package imports
+ * nothing of the trees around it, the transports import nothing from the application, only the WebAssembly
+ * engine imports the bindings, and the router and the engine are imported through their faces.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   circles,
   groupGraph,
+  HOUSE_TREES,
+  houseGraph,
+  houseTree,
   importSpecifiers,
   KNOWN_CIRCLE_EDGES,
   knots,
@@ -65,6 +69,10 @@ describe('reading TypeScript imports', () => {
     "export { e } from './e.js';",
     "export type { F } from './f.js';",
     "import './g.js';",
+    '// the sources of crates/*/src',
+    "import { m } from './m.js';",
+    "const url = 'http://example.com/*';",
+    "import { n } from './n.js';",
     "// import { h } from './h.js';",
     "/* import { i } from './i.js'; */",
     "const j = await import('./j.js');",
@@ -72,6 +80,8 @@ describe('reading TypeScript imports', () => {
     "export const l = 'from ./l.js';",
   ].join('\n');
 
+  // A `/*` in a line comment or a string opens no comment (scripts/module-graph.mjs's header once hid
+  // its imports so), and a `//` in a string is none either.
   it('counts type-only imports (a circle through types still hides who depends on whom)', () => {
     expect(importSpecifiers(text)).toEqual([
       './a.js',
@@ -80,6 +90,8 @@ describe('reading TypeScript imports', () => {
       './e.js',
       './f.js',
       './g.js',
+      './m.js',
+      './n.js',
       './j.js',
     ]);
   });
@@ -90,7 +102,65 @@ describe('reading TypeScript imports', () => {
       './c.js',
       './e.js',
       './g.js',
+      './m.js',
+      './n.js',
       './j.js',
+    ]);
+  });
+});
+
+describe('reading the house', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'arbor-house-graph-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
+  mkdirSync(join(dir, 'crates'));
+  write('ts/src/a.ts', "import { b } from './b.js';\n");
+  write('ts/src/b.ts', 'export const b = 1;\n');
+  // A support module and the one it helps import each other, through a type on one side: a circle
+  // across two files of tests/, like benches/http/github.ts ⇄ mix.ts was (issue 46).
+  write(
+    'tests/support/server.ts',
+    "import { a } from '../../ts/src/a.js';\nimport { load } from './load.js';\n",
+  );
+  write('tests/support/load.ts', "import type { Server } from './server.js';\nexport const load = 1;\n");
+  write('tests/app/fixtures/app.mjs', "import '../../support/server.js';\nimport data from './data.json';\n");
+  write('tests/app/fixtures/data.json', '{}');
+  write(
+    'tests/tool.test.ts',
+    "import { tool } from '../scripts/tool.mjs';\nimport { m } from '../scripts/m.mjs';\n",
+  );
+  write('scripts/tool.mjs', 'export const tool = 1;\n');
+  write('scripts/tool.d.mts', "import type { X } from './m.mjs';\nexport const tool: number;\n");
+  write('scripts/m.mts', 'export const m = 1;\n');
+  write('benches/node_modules/dep/index.ts', "import '../../q.js';\n");
+  write('benches/q.ts', "import 'dep';\n");
+
+  it('is one file graph across the trees: `.js` read as `.ts`, `.mjs` as `.mts`, declarations and packages aside', () => {
+    const graph = houseGraph(dir);
+    expect(Object.fromEntries([...graph].map(([from, to]) => [from, [...to].sort()]))).toEqual({
+      'benches/q.ts': [],
+      'scripts/m.mts': [],
+      'scripts/tool.mjs': [],
+      'tests/app/fixtures/app.mjs': ['tests/support/server.ts'],
+      'tests/support/load.ts': ['tests/support/server.ts'],
+      'tests/support/server.ts': ['tests/support/load.ts', 'ts/src/a.ts'],
+      'tests/tool.test.ts': ['scripts/m.mts', 'scripts/tool.mjs'],
+      'ts/src/a.ts': ['ts/src/b.ts'],
+      'ts/src/b.ts': [],
+    });
+    expect(circles(graph)).toEqual([
+      ['tests/support/load.ts', 'tests/support/server.ts', 'tests/support/load.ts'],
+    ]);
+    expect(houseTree('tests/app/fixtures/app.mjs')).toBe('tests');
+    expect(houseTree('ts/src/app/x.ts')).toBe('ts/src');
+  });
+
+  it('fails the check on that circle, and only on it', () => {
+    expect(problems(dir)).toEqual([
+      'house files: circle tests/support/load.ts → tests/support/server.ts → tests/support/load.ts',
     ]);
   });
 });
@@ -201,6 +271,15 @@ describe('the house', () => {
     expect(edgeCount(withTypes)).toBeGreaterThan(
       edgeCount(typeScriptGraph(undefined, { types: false })) + 100,
     );
+    const house = houseGraph();
+    expect(new Set([...house.keys()].map(houseTree))).toEqual(new Set(HOUSE_TREES));
+    expect(house.size).toBeGreaterThan(withTypes.size + 200);
+    // A suite, a support module, a fixture, a benchmark and a script, each with its edges.
+    expect(house.get('tests/house/module-graph.test.ts')).toContain('scripts/module-graph.mjs');
+    expect(house.get('tests/app/support/memory-server.ts')).toContain('tests/app/support/engine.ts');
+    expect(house.get('tests/app/fixtures/validation-app.ts')?.size).toBeGreaterThan(0);
+    expect(house.get('benches/http/mix.ts')).toContain('benches/http/github.ts');
+    expect(house.get('scripts/module-graph.mjs')).toContain('scripts/module-graph/circles.mjs');
     const crates = rustCrates().map((c: { name: string; dir: string }) => c.name);
     expect(crates).toEqual(expect.arrayContaining(['arbor-router', 'arbor-wasm']));
     const core = rustCrateGraph(resolve(import.meta.dirname, '../../crates/arbor-router')).edges;
@@ -208,7 +287,7 @@ describe('the house', () => {
     expect(core.get('router')).toContain('tree');
   });
 
-  it('has no circle, between files or between rooms, in TypeScript or Rust (known ones aside)', () => {
+  it('has no circle, between files (ts/src, benches, tests, scripts) or rooms, in TypeScript or Rust (known ones aside)', () => {
     expect(problems()).toEqual([]);
   });
 
@@ -237,6 +316,15 @@ describe('the house', () => {
 
   it('says why each known circle is there', () => {
     for (const edge of KNOWN_CIRCLE_EDGES) expect(edge.why.length).toBeGreaterThan(20);
+  });
+
+  it('the package imports nothing of its examples, tests, benchmarks or scripts', () => {
+    const outward = [...houseGraph()].flatMap(([file, targets]) =>
+      houseTree(file) === 'ts/src'
+        ? [...targets].filter((t) => houseTree(t) !== 'ts/src').map((t) => `${file} → ${t}`)
+        : [],
+    );
+    expect(outward).toEqual([]);
   });
 
   it('the transports import nothing from the application at run time', () => {
