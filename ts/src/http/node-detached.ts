@@ -12,13 +12,15 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Dispatch, OutgoingResponse, TransportLogger } from './dispatch.js';
-import { errorBody, HttpError } from './errors.js';
+import { HttpError } from './errors.js';
 import { inspect, NodeInput } from './node-input.js';
 import { afterOwed } from './node-socket.js';
+import { refusal } from './refusal.js';
+import { type Answering, settle } from './settle.js';
 import { StreamBody } from './stream-body.js';
 import { HandOverChannel } from './upgrade-channel.js';
 import { pumpStream } from './wire/stream-pump.js';
-import { errorAnswer, HttpDate, writeResponse } from './wire/writer.js';
+import { HttpDate, writeResponse } from './wire/writer.js';
 
 /** node:http's `'connect'` and `'upgrade'` listener signature. */
 export type DetachedListener = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
@@ -28,51 +30,60 @@ export interface DetachedOptions {
   lingerMs: number;
 }
 
+/** A request node handed over with its socket, and the channel a WebSocket route may take it by. */
+interface Detached {
+  req: IncomingMessage;
+  socket: Duplex;
+  upgrade: HandOverChannel | undefined;
+}
+
 export function createDetachedListener(
   dispatch: Dispatch,
   logger: TransportLogger,
   options: DetachedOptions,
 ): DetachedListener {
   const date = new HttpDate();
+  const close = (socket: Duplex) => {
+    socket.end();
+    // What the client goes on sending is read and dropped, for a bounded time (a lingering close).
+    socket.resume();
+    setTimeout(() => socket.destroy(), options.lingerMs).unref();
+  };
+  /** Writes `response` as the connection's only answer, then closes it. */
+  const writeAndClose = ({ req, socket }: Detached, response: OutgoingResponse) => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const written = writeResponse(socket as Socket, response, {
+      keepAlive: false,
+      head: req.method === 'HEAD',
+      idleSeconds: 0,
+      date: date.at(Date.now()),
+      // The connection closes after this answer: a streamed body is delimited by that close.
+      http11: false,
+    });
+    const body = response.getBody();
+    if (written.framing === null || !(body instanceof StreamBody)) close(socket);
+    else
+      pumpStream(socket as Socket, body, written, (error) =>
+        logger.error(`a streamed response failed midway: ${error.message}`, error),
+      ).then(() => close(socket));
+  };
+  const answering: Answering<Detached, NodeInput> = {
+    // A WebSocket route that took the connection answers on it itself.
+    write: (detached, _input, response) => {
+      if (detached.upgrade?.taken !== true) writeAndClose(detached, response);
+    },
+    fail: writeAndClose,
+    loggerOf: () => logger,
+  };
   return (req, socket, head) => {
     socket.on('error', () => socket.destroy());
-    const close = () => {
-      socket.end();
-      // What the client goes on sending is read and dropped, for a bounded time (a lingering close).
-      socket.resume();
-      setTimeout(() => socket.destroy(), options.lingerMs).unref();
-    };
-    const write = (response: OutgoingResponse) => {
-      if (!socket.writable) {
-        socket.destroy();
-        return;
-      }
-      const written = writeResponse(socket as Socket, response, {
-        keepAlive: false,
-        head: req.method === 'HEAD',
-        idleSeconds: 0,
-        date: date.at(Date.now()),
-        // The connection closes after this answer: a streamed body is delimited by that close.
-        http11: false,
-      });
-      const body = response.getBody();
-      if (written.framing === null || !(body instanceof StreamBody)) close();
-      else
-        pumpStream(socket as Socket, body, written, (error) =>
-          logger.error(`a streamed response failed midway: ${error.message}`, error),
-        ).then(close);
-    };
-    const fail = (error: unknown) => {
-      logger.error(
-        `could not write the response: ${error instanceof Error ? error.message : String(error)}`,
-        error,
-      );
-      write(errorAnswer(500, JSON.stringify(errorBody(500))));
-    };
     const serve = () => {
       const inspected = inspect(req);
       if (inspected instanceof HttpError) {
-        write(errorAnswer(inspected.status, JSON.stringify(errorBody(inspected.status, inspected.message))));
+        writeAndClose({ req, socket, upgrade: undefined }, refusal(inspected));
         return;
       }
       const upgrade =
@@ -81,24 +92,7 @@ export function createDetachedListener(
           : new HandOverChannel(req.headers.upgrade ?? '', () => ({ socket, head }));
       // A CONNECT request's body, if any, is never read: the connection closes after the answer. An
       // upgrade request's body is not read either: what follows its head belongs to the new protocol.
-      const input = new NodeInput(req, false, upgrade);
-      let outcome: OutgoingResponse | Promise<OutgoingResponse>;
-      try {
-        outcome = dispatch(input);
-      } catch (error) {
-        fail(error);
-        return;
-      }
-      const answer = (response: OutgoingResponse) => {
-        if (upgrade?.taken === true) return;
-        try {
-          write(response);
-        } catch (error) {
-          fail(error);
-        }
-      };
-      if (outcome instanceof Promise) outcome.then(answer, fail);
-      else answer(outcome);
+      settle(dispatch, new NodeInput(req, false, upgrade), { req, socket, upgrade }, answering);
     };
     // The connection may still owe answers to requests pipelined before this one: they go first.
     afterOwed(socket, serve);

@@ -11,25 +11,17 @@ import {
   type TransportLogger as Logger,
   type OutgoingResponse,
 } from './dispatch.js';
-import { errorBody, HttpError } from './errors.js';
+import { HttpError } from './errors.js';
 import { BODY, inspect, NodeInput } from './node-input.js';
+import { refusal } from './refusal.js';
+import { type Answering, settle } from './settle.js';
 import { StreamBody } from './stream-body.js';
 
 export type { Dispatch } from './dispatch.js';
 
-/** A request refused before routing: its JSON error, and the connection closes after it. */
+/** A request refused before routing: its JSON error, and the connection closes after it (HTTP/1.x). */
 export function refuse(res: ServerResponse, error: HttpError): void {
-  const body = JSON.stringify(errorBody(error.status, error.message));
-  const fields = [
-    'Content-Type',
-    'application/json; charset=utf-8',
-    'Content-Length',
-    String(Buffer.byteLength(body)),
-  ];
-  // HTTP/2 has no Connection field (a refused stream ends alone; the connection carries others).
-  if (res.req.httpVersionMajor !== 2) fields.push('Connection', 'close');
-  res.writeHead(error.status, fields);
-  res.end(body);
+  send(res, refusal(error), true, null);
 }
 
 /** Fields HTTP/2 forbids in a response (RFC 9113 §8.2.2): node:http2 throws on them. */
@@ -59,37 +51,37 @@ export type NodeRequestListener = RequestListener &
   ((req: Http2ServerRequest, res: Http2ServerResponse) => void);
 
 export function createNodeListener(dispatch: Dispatch, logger: Logger): NodeRequestListener {
+  const answering: Answering<ServerResponse, NodeInput> = {
+    write(res, input, response) {
+      // A body still arriving after its answer is decided: its reader stops, the rest is drained.
+      if (input.bodyUnfinished) input.stopBody();
+      send(res, response, input.bodyRefused, logger);
+    },
+    fail,
+    loggerOf: () => logger,
+  };
   const listener: RequestListener = (req, res) => {
     const inspected = inspect(req);
     if (inspected instanceof HttpError) {
       refuse(res, inspected);
       return;
     }
-    const input = new NodeInput(req, inspected === BODY, undefined, res);
-    let outcome: OutgoingResponse | Promise<OutgoingResponse>;
-    try {
-      outcome = dispatch(input);
-    } catch (error) {
-      fail(res, error, logger);
-      return;
-    }
-    if (outcome instanceof Promise) {
-      outcome.then(
-        (response) => write(res, response, input, logger),
-        (error: unknown) => fail(res, error, logger),
-      );
-    } else {
-      write(res, outcome, input, logger);
-    }
+    settle(dispatch, new NodeInput(req, inspected === BODY, undefined, res), res, answering);
   };
   return listener as NodeRequestListener;
 }
 
-function write(res: ServerResponse, response: OutgoingResponse, input: NodeInput, logger: Logger): void {
+/**
+ * Writes `response` (node frames it; `closeAfter`: `Connection: close` on HTTP/1.x). Throws, having let
+ * go of a streamed body, when the answer cannot be written.
+ */
+function send(
+  res: ServerResponse,
+  response: OutgoingResponse,
+  closeAfter: boolean,
+  logger: Logger | null,
+): void {
   const body = response.getBody();
-  // A body still arriving after its answer is decided: its reader stops, the rest is drained.
-  if (input.bodyUnfinished) input.stopBody();
-  const closeAfter = input.bodyRefused;
   // Nobody is left to read it (the client aborted, or a protocol error already closed the connection).
   if (res.destroyed || res.socket?.destroyed === true || res.writableEnded) {
     if (body instanceof StreamBody) body.discard();
@@ -106,7 +98,7 @@ function write(res: ServerResponse, response: OutgoingResponse, input: NodeInput
     else res.end(body ?? undefined);
   } catch (error) {
     if (body instanceof StreamBody) body.discard();
-    fail(res, error, logger);
+    throw error;
   }
 }
 
@@ -115,12 +107,12 @@ function write(res: ServerResponse, response: OutgoingResponse, input: NodeInput
  * reads the source only as fast as the client takes it. The client leaving destroys the source; the
  * source failing destroys the response, so the client sees a truncated message, and is logged once.
  */
-function stream(res: ServerResponse, body: StreamBody, logger: Logger): void {
+function stream(res: ServerResponse, body: StreamBody, logger: Logger | null): void {
   // node holds the head until the first chunk: an event stream's client waits for it to open.
   if (body.live) res.flushHeaders();
   pipeline(body.readable, res, (error) => {
     if (error === undefined || error === null || clientLeft(error)) return;
-    logger.error(`a streamed response failed midway: ${error.message}`, error);
+    logger?.error(`a streamed response failed midway: ${error.message}`, error);
   });
 }
 
@@ -130,21 +122,12 @@ function clientLeft(error: NodeJS.ErrnoException): boolean {
   return code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET' || code === 'EPIPE';
 }
 
-/** Last resort (the kernel never throws, so this means a bug): a bare 500, and never a crashed process. */
-function fail(res: ServerResponse, error: unknown, logger: Logger): void {
-  logger.error(
-    `could not write the response: ${error instanceof Error ? error.message : String(error)}`,
-    error,
-  );
+/** The bare 500 after a failure (see settle.ts): in place of an answer not begun, else the connection is cut. */
+function fail(res: ServerResponse, answer: OutgoingResponse): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
   for (const name of res.getHeaderNames()) res.removeHeader(name);
-  const body = '{"error":"Internal Server Error","code":500}';
-  res.writeHead(500, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(body),
-  });
-  res.end(body);
+  send(res, answer, false, null);
 }

@@ -19,10 +19,12 @@ import {
   serverLimits,
 } from './arbor-server.js';
 import { checkingInterval } from './checking-interval.js';
-import { errorBody, HttpError } from './errors.js';
+import { HttpError } from './errors.js';
 import type { DetachedListener } from './node-detached.js';
 import { refuse } from './node-listener.js';
 import { afterOwed, afterResponses, inProgress } from './node-socket.js';
+import { refusal } from './refusal.js';
+import { HttpDate, writeLast } from './wire/writer.js';
 
 /** node:http parser errors → status (anything else: 400). */
 const PARSER_STATUS: Record<string, number> = {
@@ -83,6 +85,7 @@ export function createNodeServer(
   /** Open connections, for a graceful close (per connection, not per request): the sockets node:http
    * writes responses to, which over TLS are the TLS sockets. */
   const sockets = new Set<Socket>();
+  const date = new HttpDate();
   server.on(options.tls === undefined ? 'connection' : 'secureConnection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
@@ -103,11 +106,8 @@ export function createNodeServer(
           socket.destroy();
           return;
         }
-        const body = JSON.stringify(errorBody(status));
-        socket.end(
-          `HTTP/1.1 ${status} ${errorBody(status).error}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-            `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-        );
+        writeLast(socket, refusal(new HttpError(status)), date.at(Date.now()));
+        socket.end();
       };
       // The request that failed may already be answered in full (the listener refused its head, then its
       // body could not be framed): one request, one answer, so the connection just closes after it.

@@ -13,8 +13,10 @@
  */
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { OutgoingResponse } from '../dispatch.js';
-import { errorBody, HttpError } from '../errors.js';
+import type { OutgoingResponse, TransportLogger } from '../dispatch.js';
+import { HttpError } from '../errors.js';
+import { refusal } from '../refusal.js';
+import { type Answering, settle } from '../settle.js';
 import { StreamBody } from '../stream-body.js';
 import { parseHead, type RequestHead } from './head.js';
 import { HeadScanner } from './head-scan.js';
@@ -25,7 +27,7 @@ import { HIGH_WATER, OWED_LIMIT, type WireSettings } from './settings.js';
 import { PumpEnd, pumpStream } from './stream-pump.js';
 import { Overdue, overdue } from './sweep.js';
 import { handOver } from './upgrade.js';
-import { type WrittenHead, writeError, writeResponse } from './writer.js';
+import { type WrittenHead, writeLast, writeResponse } from './writer.js';
 
 export class WireConnection implements BodyRequester {
   readonly socket: Socket;
@@ -202,24 +204,17 @@ export class WireConnection implements BodyRequester {
       const used = body.feed(held, 0);
       if (used < held.byteLength) scanner.push(held.subarray(used));
     }
-    let outcome: OutgoingResponse | Promise<OutgoingResponse>;
-    try {
-      outcome = this.#settings.dispatch(input);
-    } catch (error) {
-      this.#crashed(error);
-      return;
-    }
-    if (outcome instanceof Promise) {
-      outcome.then(
-        (response) => {
-          this.#answer(input, response);
-          this.#drive();
-        },
-        (error: unknown) => this.#crashed(error),
-      );
-    } else {
-      this.#answer(input, outcome);
-    }
+    settle(this.#settings.dispatch, input, this, ANSWERING);
+  }
+
+  /** The application's answer to `input` (settle.ts hands it over); `later`: then go on with the next. */
+  answer(input: WireInput, response: OutgoingResponse, later: boolean): void {
+    this.#answer(input, response);
+    if (later) this.#drive();
+  }
+
+  get logger(): TransportLogger {
+    return this.#settings.logger;
   }
 
   #answer(input: WireInput, response: OutgoingResponse): void {
@@ -241,8 +236,7 @@ export class WireConnection implements BodyRequester {
     } catch (error) {
       const body = response.getBody();
       if (body instanceof StreamBody) body.discard();
-      this.#crashed(error);
-      return;
+      throw error;
     }
     this.#input = null;
     // A body still arriving is not waited for (the connection closes after this answer): whoever still
@@ -277,25 +271,17 @@ export class WireConnection implements BodyRequester {
 
   /** A protocol error: its JSON answer, then the connection closes (what follows cannot be trusted). */
   #refuse(error: HttpError): void {
-    this.#writeLast(error.status, JSON.stringify(errorBody(error.status, error.message)));
+    this.writeLast(refusal(error));
   }
 
-  /** The kernel threw or wrote something unwritable: a bug, answered with a bare 500, never a crash. */
-  #crashed(error: unknown): void {
-    this.#settings.logger.error(
-      `could not write the response: ${error instanceof Error ? error.message : String(error)}`,
-      error,
-    );
-    this.#writeLast(500, '{"error":"Internal Server Error","code":500}');
-  }
-
-  #writeLast(status: number, json: string): void {
+  /** Writes `answer` (a refusal, or the bare 500 of settle.ts) as the connection's last. */
+  writeLast(answer: OutgoingResponse): void {
     if (this.#phase >= Phase.Closing) return;
     if (!this.socket.writable) {
       this.socket.destroy();
       return;
     }
-    writeError(this.socket, status, json, this.#settings.date.at(Date.now()));
+    writeLast(this.socket, answer, this.#settings.date.at(Date.now()));
     this.#end();
   }
 
@@ -383,3 +369,10 @@ export class WireConnection implements BodyRequester {
     else this.socket.resume();
   }
 }
+
+/** How settle.ts hands a connection its answers (one object for every connection). */
+const ANSWERING: Answering<WireConnection, WireInput> = {
+  write: (connection, input, response, later) => connection.answer(input, response, later),
+  fail: (connection, answer) => connection.writeLast(answer),
+  loggerOf: (connection) => connection.logger,
+};

@@ -152,23 +152,13 @@ export class HttpDate {
   }
 }
 
-/** The connection's own refusal (or its 500): a fixed JSON answer, and `Connection: close`. */
-export function writeError(socket: Socket, status: number, json: string, date: string): void {
-  writeResponse(socket, errorAnswer(status, json), {
+/** The connection's own refusal (or its 500, see refusal.ts), as its last answer: `Connection: close`. */
+export function writeLast(socket: Socket, answer: OutgoingResponse, date: string): void {
+  writeResponse(socket, answer, {
     keepAlive: false,
     head: false,
     idleSeconds: 0,
     date,
     http11: true,
   });
-}
-
-/** A fixed JSON error answer, for the connection's own refusals. */
-export function errorAnswer(status: number, json: string): OutgoingResponse {
-  return {
-    getStatus: () => status,
-    getHeaders: () => ({ 'Content-Type': 'application/json; charset=utf-8' }),
-    headerList: () => ['Content-Type', 'application/json; charset=utf-8'],
-    getBody: () => json,
-  };
 }
