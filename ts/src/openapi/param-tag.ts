@@ -1,0 +1,66 @@
+/**
+ * `@param {type} name.location[.required|optional] - text`: one parameter of the operation. A `{file}`
+ * parameter is a field of a multipart form (`name.formData`) and may name its media types before the text.
+ */
+import type { BlockReader } from './block-reader.js';
+import { namesFile, parseFileType } from './form.js';
+import { leadingMediaTypes } from './media.js';
+import type { RawTag } from './tag-lexer.js';
+import { parseType } from './type-expr.js';
+import type { ParamLocation } from './types.js';
+
+const PARAM = /^\{([^}]+)\}\s+([^\s.{}]+)\.([A-Za-z]+)(?:\.([A-Za-z]+))?(?:\s+-?\s*([\s\S]*))?$/;
+/** Locations by their lower-case spelling (`formData` is written in camel case, read in any case). */
+const LOCATIONS: ReadonlyMap<string, ParamLocation> = new Map([
+  ['path', 'path'],
+  ['query', 'query'],
+  ['header', 'header'],
+  ['cookie', 'cookie'],
+  ['body', 'body'],
+  ['formdata', 'formData'],
+]);
+
+/** Adds the parameter to the block's operation, or reports `MALFORMED_PARAM`. */
+export function readParamTag(reader: BlockReader, tag: RawTag): void {
+  const m = PARAM.exec(tag.text);
+  const location = LOCATIONS.get((m?.[3] ?? '').toLowerCase());
+  const flag = m?.[4]?.toLowerCase();
+  const type = (m?.[1] ?? '').trim();
+  if (
+    !m ||
+    location === undefined ||
+    (flag !== undefined && flag !== 'required' && flag !== 'optional') ||
+    (!namesFile(type) && parseType(type) === null)
+  ) {
+    reader.report(
+      'MALFORMED_PARAM',
+      tag.line,
+      `malformed @param "${tag.head}" (expected "{type} name.path|query|header|cookie|body|formData.required|optional - text")`,
+    );
+    return;
+  }
+  const file = namesFile(type) ? parseFileType(type) : null;
+  if (namesFile(type) && (location !== 'formData' || file === null)) {
+    reader.report(
+      'MALFORMED_PARAM',
+      tag.line,
+      location === 'formData'
+        ? `malformed file type {${type}} in @param "${tag.head}" (expected {file}, {file[]}, {file[n]}, {file[n..m]}, {file[..m]} or {file[n..]})`
+        : `@param "${tag.head}": a {file} is a field of a multipart form, written name.formData`,
+    );
+    return;
+  }
+  // A file field may name its media types before the text (`image/png, image/jpeg - Photo`).
+  const text = (m[5] ?? '').trim();
+  const declared = file === null ? { media: [], rest: text } : leadingMediaTypes(text);
+  reader.operation.params.push({
+    name: m[2] ?? '',
+    in: location,
+    type,
+    // Path parameters are always required in OpenAPI; elsewhere the default is optional.
+    required: flag === undefined ? location === 'path' : flag === 'required',
+    description: declared.rest.trim(),
+    ...(declared.media.length > 0 ? { media: declared.media } : {}),
+    line: tag.line,
+  });
+}
