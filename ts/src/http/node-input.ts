@@ -123,10 +123,16 @@ export class NodeInput implements IncomingInput, HeaderSource {
       return body;
     }
     req.on('error', (error) => body.destroy(this.#bodyFailed(error) as Error));
-    // The client left: node may end a destroyed request quietly, short of its length.
-    req.once('close', () => {
-      if (!req.complete) body.destroy(clientAborted());
-    });
+    if (req.httpVersionMajor === 2) {
+      // A reset stream ends the request as if its body were whole, and `complete` is true by then (see
+      // streamReset): 'aborted' is emitted first, before node ends the request's readable side.
+      req.once('aborted', () => body.destroy(clientAborted()));
+    } else {
+      // The client left: node may end a destroyed request quietly, short of its length.
+      req.once('close', () => {
+        if (!req.complete) body.destroy(clientAborted());
+      });
+    }
     req.pipe(body);
     return body;
   }
@@ -134,24 +140,53 @@ export class NodeInput implements IncomingInput, HeaderSource {
   async readBody(limit: number): Promise<Uint8Array> {
     this.#bodyTaken = true;
     const req = this.#req;
+    let body: Uint8Array;
     try {
-      return await readLimited(req, limit, req.headers['content-length']);
+      body = await readLimited(req, limit, req.headers['content-length']);
     } catch (error) {
       throw this.#bodyFailed(error);
     }
+    // A reset heard before the read is over fails it ("Premature close": see #bodyFailed) unless the
+    // request's readable side had already ended; either way the body was cut.
+    if (streamReset(req)) throw clientAborted();
+    return body;
   }
 
   /** What a failed body read becomes: the client's leaving (499), or a refusal that closes the connection. */
   #bodyFailed(error: unknown): unknown {
     // The client went away mid-body: its fault, not the server's (no 500, no stack trace in the log).
     const code = (error as NodeJS.ErrnoException).code;
-    if (!(error instanceof HttpError) && (this.#req.destroyed || code === 'ECONNRESET'))
+    if (
+      !(error instanceof HttpError) &&
+      (this.#req.destroyed || code === 'ECONNRESET' || streamReset(this.#req))
+    )
       return clientAborted();
     // The rest of the body is not read: close the connection after answering instead of draining it
     // (unless the answer came first: then the rest is drained, see stopBody).
     if (!this.#stopped) this.bodyRefused = true;
     return error;
   }
+}
+
+/**
+ * An HTTP/2 request whose stream closed before the server answered: the client reset it (RST_STREAM),
+ * node:http2 reset it (an END_STREAM short of the declared Content-Length), or the session went away.
+ * node:http2's compatibility request then ends its readable side as if the body were whole, and its
+ * `complete` reads true once the stream is closed, however it closed: neither tells a cut body from a
+ * whole one. `aborted` does: node sets it (and emits 'aborted') when the stream closes with the server's
+ * side still open, before it ends the request. A `for await` over the request hears that event and fails
+ * with "Premature close"; a pipe does not, and ends its destination. Read once a body read is over, and
+ * only for HTTP/2: an HTTP/1 request pays one comparison.
+ *
+ * A body the client ended (END_STREAM) is whole, even when a reset follows: node's own client ends the
+ * stream before resetting it (`stream.close(code)` sends an empty DATA frame with END_STREAM, then
+ * RST_STREAM), and node:http2 hands the end to the reader before it reads the reset, even from one
+ * socket read; from another process the reset comes a turn of the event loop to tens of milliseconds
+ * later. No wait short of a round trip would tell that client from one that cancels after a whole
+ * request, so none is made: such a request is answered, and its answer dropped.
+ */
+function streamReset(req: IncomingMessage): boolean {
+  return req.httpVersionMajor === 2 && (req as unknown as Http2ServerRequest).aborted;
 }
 
 /** One bit per singleton field (there are fewer than 31), to find a repeated one in one pass. */
