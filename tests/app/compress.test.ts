@@ -8,9 +8,9 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, test } from 'vitest';
-// From the module rather than the index, which others are editing too (its export line is added there).
-import { type CompressEncoding, type CompressOptions, compress } from '../../ts/src/app/compress.js';
 import { Application, type ApplicationConfig, memoryLogger } from '../../ts/src/app/index.js';
+// From the module rather than the index, which others are editing too (its export line is added there).
+import { type CompressEncoding, type CompressOptions, compress } from '../../ts/src/middleware/compress.js';
 import { withEngine } from './support/engine.js';
 import { rawRequest } from './support/raw.js';
 import { listen } from './support/transport.js';

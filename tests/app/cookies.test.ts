@@ -6,8 +6,8 @@
  * the cookies, and `req.query()` beside them — against names that are members of `Object.prototype`.
  */
 import { describe, expect, test } from 'vitest';
-import { CookieSigner, parseCookies, setCookieLine } from '../../ts/src/app/cookies.js';
 import { Application, type CookieOptions, memoryLogger } from '../../ts/src/app/index.js';
+import { CookieSigner, parseCookies, setCookieLine } from '../../ts/src/helpers/cookies.js';
 import { withEngine } from './support/engine.js';
 import { transports } from './support/transport.js';
 

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 
 const ENTRY = resolve(import.meta.dirname, '../../ts/src/index.ts');
 const BUNDLE = resolve(import.meta.dirname, '../../dist/ts/src/bundle/index.js');
-const VALIDATION = resolve(import.meta.dirname, '../../ts/src/app/validation.ts');
+const VALIDATION = resolve(import.meta.dirname, '../../ts/src/validation/validation.ts');
 
 /** The built-in modules a fresh process has loaded after importing `specifier` (through tsx, unless told). */
 function loadedAfterImport(specifier: string, throughTsx = true): string[] {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { Application, Request } from '../../ts/src/app/index.js';
-import { headersFromMap } from '../../ts/src/app/request.js';
+import { headersFromMap } from '../../ts/src/core/request.js';
 import { withEngine } from './support/engine.js';
 import { transports } from './support/transport.js';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { serveStatic } from '../../ts/src/app/index.js';
-import { rangeForSize, rangeSpecs } from '../../ts/src/app/static-files.js';
+import { rangeForSize, rangeSpecs } from '../../ts/src/helpers/static-files.js';
 import { appStarter, transports } from './support/transport.js';
 
 const ROOT = resolve(import.meta.dirname, 'fixtures/static/public');

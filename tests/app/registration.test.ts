@@ -292,7 +292,7 @@ describe('routeTable() and call sites', () => {
     const stack = [
       'Error',
       '    at captureCallSite (/pkg/ts/src/app/call-site.ts:10:5)',
-      '    at Application.get (file:///pkg/ts/src/app/registrar.ts:30:12)',
+      '    at Application.get (file:///pkg/ts/src/routing/registrar.ts:30:12)',
       '    at node:internal/modules/run_main:1:1',
       '    at main (file:///home/me/app/server.js:12:7)',
     ].join('\n');

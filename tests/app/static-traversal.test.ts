@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Application, HttpError, serveStatic } from '../../ts/src/app/index.js';
-import { requestPathToFile } from '../../ts/src/app/static-files.js';
+import { requestPathToFile } from '../../ts/src/helpers/static-files.js';
 import { exchange, type RawResponse, request } from '../support/raw-http.js';
 import { withEngine } from './support/engine.js';
 import { listen } from './support/transport.js';

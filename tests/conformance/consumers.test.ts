@@ -8,9 +8,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Application } from '../../ts/src/app/application.js';
-import { generateUrl } from '../../ts/src/app/url.js';
 import { openApiPaths } from '../../ts/src/openapi/paths.js';
 import { Router } from '../../ts/src/router/index.js';
+import { generateUrl } from '../../ts/src/routing/url.js';
 import { skipWhenMissing } from '../support/prerequisites.js';
 import { engines } from './engines.js';
 import type { MatchTable } from './harness.js';

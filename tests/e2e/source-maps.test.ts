@@ -95,7 +95,7 @@ describe('frames of Arbor in both forms', () => {
     const stack = [
       'Error',
       '    at new LazyCallSite (/pkg/ts/src/app/call-site.ts:38:19)',
-      '    at Application.get (file:///pkg/dist/ts/src/app/registrar.js:30:12)',
+      '    at Application.get (file:///pkg/dist/ts/src/routing/registrar.js:30:12)',
       '    at main (/home/me/app/server.ts:12:7)',
     ].join('\n');
     expect(firstForeignFrame(stack, '/pkg/dist/ts/src/')).toEqual({

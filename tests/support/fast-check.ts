@@ -4,7 +4,7 @@
  * `fc.assert`:
  *
  * @example
- * import '../support/fast-check.js';
+ * import './fast-check.js';
  *
  * Replay: `ARBOR_FC_SEED=<seed> ARBOR_FC_PATH=<path> node_modules/.bin/vitest run <file> -t <test>` runs
  * that property from that seed, straight to the shrunk counterexample (docs/TESTING.md).

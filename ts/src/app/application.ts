@@ -12,39 +12,44 @@
  * app.run(); // PORT or 3000
  */
 
+import { DEFAULT_BODY_LIMIT } from '../body/body.js';
 import { RouteCacheBoot } from '../cache/boot.js';
 import { tableOptions } from '../cache/fingerprint.js';
+import { crashed } from '../core/answers.js';
+import { type RouteHandler, resolveHandler } from '../core/handler.js';
+import { consoleLogger, type Logger, transportLogger } from '../core/logger.js';
+import {
+  type Middleware,
+  type MiddlewareFactory,
+  type MiddlewareRef,
+  toReferences,
+} from '../core/middleware.js';
+import type { Bindings, NoBindings } from '../core/params.js';
+import type { Request } from '../core/request.js';
+import type { Response } from '../core/response.js';
 import { RouteError } from '../errors.js';
+import { CookieSigner } from '../helpers/cookies.js';
 import { type AppServer, serverLimits } from '../http/arbor-server.js';
 import { type FetchInfo, handleFetch } from '../http/fetch-adapter.js';
 import { createDetachedListener, type DetachedListener } from '../http/node-detached.js';
 import { createNodeListener, type NodeRequestListener } from '../http/node-listener.js';
+import { MemoryRateLimitStore, throttleFactory } from '../middleware/throttle.js';
 import type { AnnotationSet } from '../openapi/types.js';
 import { registerApplication, registeredApplication } from '../registry/applications.js';
 import type { Router } from '../router/index.js';
-import { crashed } from './answers.js';
-import { DEFAULT_BODY_LIMIT } from './body.js';
+import { checkMiddlewareNames } from '../routing/middleware-check.js';
+import { Group, joinPath, Registrar } from '../routing/registrar.js';
+import type { RegisteredRoute } from '../routing/route.js';
+import type { BindingResolver, RouteContext } from '../routing/route-context.js';
+import type { Route } from '../routing/route-registration.js';
+import { RouteTable, type TableChange } from '../routing/route-table.js';
+import { generateUrl, type UrlParams } from '../routing/url.js';
+import { validateOptions } from '../validation/validation.js';
 import type { ApplicationConfig } from './config.js';
 import { RouteContracts } from './contracts.js';
-import { CookieSigner } from './cookies.js';
-import { type RouteHandler, resolveHandler } from './handler.js';
 import { type IncomingInput, Kernel } from './kernel.js';
 import { type CloseHook, ServerLifecycle, type Serving } from './lifecycle.js';
-import { consoleLogger, type Logger, transportLogger } from './logger.js';
-import { type Middleware, type MiddlewareFactory, type MiddlewareRef, toReferences } from './middleware.js';
-import { checkMiddlewareNames } from './middleware-check.js';
-import type { Bindings, NoBindings } from './params.js';
 import { compileTrust } from './proxy.js';
-import { Group, joinPath, Registrar } from './registrar.js';
-import type { Request } from './request.js';
-import type { Response } from './response.js';
-import type { RegisteredRoute } from './route.js';
-import type { BindingResolver, RouteContext } from './route-context.js';
-import type { Route } from './route-registration.js';
-import { RouteTable, type TableChange } from './route-table.js';
-import { MemoryRateLimitStore, throttleFactory } from './throttle.js';
-import { generateUrl, type UrlParams } from './url.js';
-import { validateOptions } from './validation.js';
 import { type RunOptions, superviseWorkers } from './workers.js';
 
 /**

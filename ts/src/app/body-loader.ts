@@ -4,13 +4,14 @@
  * deleted once the answer is out — or, on a route with `.uploads({ stream: true })`, handed to the handler
  * part by part (`req.parts()`).
  */
+
+import { EMPTY_BODY, isMultipart, multipartBody, type ParsedBody, parseBody } from '../body/body.js';
+import { readMultipart, type UploadLimits } from '../body/multipart.js';
+import { PartStream } from '../body/multipart-parts.js';
+import { HttpError } from '../core/errors.js';
+import type { Outcome } from '../core/outcome.js';
+import { Response, StreamBody } from '../core/response.js';
 import type { IncomingInput } from '../http/dispatch.js';
-import { EMPTY_BODY, isMultipart, multipartBody, type ParsedBody, parseBody } from './body.js';
-import { HttpError } from './errors.js';
-import { readMultipart, type UploadLimits } from './multipart.js';
-import { PartStream } from './multipart-parts.js';
-import type { Outcome } from './outcome.js';
-import { Response, StreamBody } from './response.js';
 
 /** The body of a request that has none: the shared empty body (its media type is only ever read together
  * with the request's Content-Type, so the empty body need not carry it). */

@@ -1,14 +1,14 @@
 /** Application configuration: the keys `new Application(config)` takes, and how `run()` picks its port. */
 
 import type { SecureServerOptions } from 'node:http2';
+import type { UploadLimits } from '../body/multipart.js';
+import type { Logger } from '../core/logger.js';
 import type { Order } from '../engine/engine.js';
+import type { CookiesConfig } from '../helpers/cookies.js';
+import type { RateLimitStore } from '../middleware/throttle.js';
 import type { RouterOptions } from '../router/index.js';
-import type { CookiesConfig } from './cookies.js';
-import type { Logger } from './logger.js';
-import type { UploadLimits } from './multipart.js';
+import type { ValidateConfig } from '../validation/validation.js';
 import type { TrustProxy } from './proxy.js';
-import type { RateLimitStore } from './throttle.js';
-import type { ValidateConfig } from './validation.js';
 
 /** The `openapi` configuration key (the original's §2.1), read by the OpenAPI exporter. */
 export interface OpenApiConfig {

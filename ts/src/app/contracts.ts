@@ -4,18 +4,19 @@
  * built from one, else from the sources, read once — and again after a route is registered late, so it
  * is read with the others.
  */
+
+import type { Logger } from '../core/logger.js';
 import { operationKey, readAnnotations } from '../openapi/annotations.js';
 import { contractDefinitions } from '../openapi/contract.js';
 import type { AnnotationSet } from '../openapi/types.js';
-import type { Logger } from './logger.js';
-import type { Route } from './route-registration.js';
-import type { RouteTable } from './route-table.js';
+import type { Route } from '../routing/route-registration.js';
+import type { RouteTable } from '../routing/route-table.js';
 import {
   ContractCompiler,
   type RouteValidation,
   type ValidateConfig,
   validateOptions,
-} from './validation.js';
+} from '../validation/validation.js';
 
 export class RouteContracts {
   readonly #table: RouteTable;

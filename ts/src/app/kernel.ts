@@ -13,30 +13,31 @@
  * waits for, buffers or parses an unauthenticated body. Errors thrown inside become responses there, so
  * application middleware (logging, CORS) sees them too.
  */
+
+import type { UploadLimits } from '../body/multipart.js';
+import { errorResponse, finalize, plainError, splitTarget } from '../core/answers.js';
+import { conditionalGet } from '../core/conditional.js';
+import type { Logger } from '../core/logger.js';
+import { type Middleware, runChain } from '../core/middleware.js';
+import { andThen, guarded, type Outcome } from '../core/outcome.js';
+import { Request } from '../core/request.js';
+import { Response } from '../core/response.js';
+import type { CookieSigner } from '../helpers/cookies.js';
 import type { IncomingInput } from '../http/dispatch.js';
 import type { Router } from '../router/index.js';
-import { errorResponse, finalize, plainError, splitTarget } from './answers.js';
+import { VERBS } from '../routing/registrar.js';
+import type { BindingResolver, RouteContext } from '../routing/route-context.js';
+import type { RouteTable } from '../routing/route-table.js';
 import { BodyLoader, noBody, uploadLimits } from './body-loader.js';
-import { conditionalGet } from './conditional.js';
 import type { RequestIdConfig } from './config.js';
 import type { RouteContracts } from './contracts.js';
-import type { CookieSigner } from './cookies.js';
-import type { Logger } from './logger.js';
-import { type Middleware, runChain } from './middleware.js';
-import type { UploadLimits } from './multipart.js';
-import { andThen, guarded, type Outcome } from './outcome.js';
 import { clientAddress, type TrustProxy } from './proxy.js';
-import { VERBS } from './registrar.js';
-import { Request } from './request.js';
 import { type RequestIds, requestIds } from './request-id.js';
-import { Response } from './response.js';
 import { afterMiddleware, callHandler, NO_BOUND } from './route-call.js';
-import type { BindingResolver, RouteContext } from './route-context.js';
-import type { RouteTable } from './route-table.js';
 
+export type { Outcome } from '../core/outcome.js';
 export type { IncomingInput } from '../http/dispatch.js';
-export type { Outcome } from './outcome.js';
-export type { BindingResolver } from './route-context.js';
+export type { BindingResolver } from '../routing/route-context.js';
 
 export interface KernelSettings {
   bodyLimit: number;

@@ -4,6 +4,7 @@
  * (port, banner, SIGTERM/SIGINT) and closed gracefully by `close()`, which then runs the `onClose` hooks.
  */
 import type { RequestListener } from 'node:http';
+import { type Logger, transportLogger } from '../core/logger.js';
 import type { AppServer, ServerOptions } from '../http/arbor-server.js';
 import type { Dispatch } from '../http/dispatch.js';
 import type { DetachedListener } from '../http/node-detached.js';
@@ -11,7 +12,6 @@ import { createHttp2Server } from '../http/node-http2-server.js';
 import { createNodeServer } from '../http/node-server.js';
 import { createWireServer } from '../http/wire/server.js';
 import { type ApplicationConfig, portFromEnv } from './config.js';
-import { type Logger, transportLogger } from './logger.js';
 
 /** What a server serves: the kernel's dispatch (Arbor's server), or node:http's listeners over it. */
 export interface Serving {

@@ -2,13 +2,13 @@
  * What runs once every middleware has let a request through to its route: the body is read, checked
  * against the route's contract, the bound parameters are resolved, and the handler is called.
  */
-import { HttpError } from './errors.js';
-import type { ResolvedHandler } from './handler.js';
-import { describe } from './middleware.js';
-import { isPromise, type Outcome } from './outcome.js';
-import type { Request } from './request.js';
-import { Response } from './response.js';
-import type { BindingResolver, RouteContext } from './route-context.js';
+import { HttpError } from '../core/errors.js';
+import type { ResolvedHandler } from '../core/handler.js';
+import { describe } from '../core/middleware.js';
+import { isPromise, type Outcome } from '../core/outcome.js';
+import type { Request } from '../core/request.js';
+import { Response } from '../core/response.js';
+import type { BindingResolver, RouteContext } from '../routing/route-context.js';
 
 /** No bound parameters: the handler gets `(req, res)` only. */
 export const NO_BOUND: readonly unknown[] = [];

@@ -17,7 +17,7 @@
  * State that must hold across workers (rate limits) needs a shared store: `RedisRateLimitStore`.
  */
 import type { Cluster, Worker } from 'node:cluster';
-import type { Logger } from './logger.js';
+import type { Logger } from '../core/logger.js';
 
 export interface RunOptions {
   /** Worker processes to serve with (node:cluster). A number ≥ 1; `os.availableParallelism()` is typical. */

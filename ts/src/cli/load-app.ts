@@ -11,12 +11,12 @@
  */
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { RegisteredRoute } from '../app/route.js';
 import { fs } from '../builtins.js';
 import { CACHE_ENV } from '../cache/location.js';
 import type { Order } from '../engine/engine.js';
 import type { ExportOptions, OpenApiConfig } from '../openapi/types.js';
 import { registeredApplication } from '../registry/applications.js';
+import type { RegisteredRoute } from '../routing/route.js';
 import { CliError, EXIT_FAILURE, usageError } from './errors.js';
 
 const BASES = ['src/app', 'app', 'src/server', 'server', 'ts/examples/server'];

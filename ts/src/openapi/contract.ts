@@ -1,6 +1,6 @@
 /**
  * A route's contract as JSON Schema, from the same annotations that write its OpenAPI operation: what the
- * framework's validation (`new Application({ validate: true })`, `app/validation.ts`) compiles with ajv.
+ * framework's validation (`new Application({ validate: true })`, `validation/validation.ts`) compiles with ajv.
  * One reading of the annotations serves the document and the checks, so they cannot disagree.
  *
  * Schemas are in the 3.1 spelling (JSON Schema: `type: ['string', 'null']` for nullable), with the

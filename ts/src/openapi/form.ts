@@ -2,7 +2,7 @@
  * Form fields: the `@param … name.formData` lines, which describe a `multipart/form-data` body — its
  * files (`{file}`, `{file[]}`) and its other fields (`{string}`, `{integer}`, …). One reading for the
  * document (operation.ts writes the `requestBody`) and for validation (contract.ts, then
- * `app/form-check.ts`), so what the document promises is what a request is held to.
+ * `validation/form-check.ts`), so what the document promises is what a request is held to.
  *
  *   file type := 'file'                       one file
  *              | 'file[]' | 'array<file>'     any number of files in the field

@@ -8,7 +8,7 @@
  *
  * Arbor's own frames come in two forms: where its modules run (`dist/ts/src/…` compiled, `ts/src/…` from
  * the sources) and, once a source map is applied (`node --enable-source-maps`, tsx, vitest), where the
- * compiled files came from: `dist/ts/src/app/registrar.js` maps to `ts/src/app/registrar.ts` beside
+ * compiled files came from: `dist/ts/src/routing/registrar.js` maps to `ts/src/routing/registrar.ts` beside
  * `dist/`, a file that need not even exist in an installed package. Both are Arbor's. Taking a mapped
  * frame for the user's made every route's call site `…/call-site.ts:38`, and every doc comment was
  * silently lost.

@@ -18,8 +18,9 @@
  * const store = new RedisRateLimitStore({ client: new Redis(process.env.REDIS_URL) });
  * app.get('/search', search).middleware(throttle({ max: 60, minutes: 1, store }));
  */
-import type { RateLimitHit, RateLimitStore } from '../app/throttle.js';
+
 import { crypto } from '../builtins.js';
+import type { RateLimitHit, RateLimitStore } from '../middleware/throttle.js';
 
 /**
  * The commands the store sends. An ioredis `Redis` (or `Cluster`) has them; declared here rather than

@@ -3,8 +3,8 @@
  * scripts — with the routes that can never match (SPEC §3.2) called out.
  */
 import { relative } from 'node:path';
-import type { RegisteredRoute } from '../../app/route.js';
 import type { PatternPiece } from '../../engine/engine.js';
+import type { RegisteredRoute } from '../../routing/route.js';
 import { loadApplication, resolveEntry } from '../load-app.js';
 import { columns, paint, write } from '../output.js';
 

@@ -12,7 +12,7 @@
  *   string (in its declared charset), anything else stays bytes;
  * - a `Content-Encoding` other than `identity` is a 415: bodies are not decompressed.
  */
-import { HttpError } from './errors.js';
+import { HttpError } from '../http/errors.js';
 import type { MultipartBody, UploadedFile } from './multipart.js';
 import type { PartStream } from './multipart-parts.js';
 

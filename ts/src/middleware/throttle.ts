@@ -8,10 +8,10 @@
  * {@link RateLimitStore}: in memory by default; the interface is asynchronous so a shared store (Redis)
  * can stand in for several processes.
  */
-import { errorBody } from './errors.js';
-import { type Middleware, middlewareFactory } from './middleware.js';
-import type { Request } from './request.js';
-import { Response } from './response.js';
+import { errorBody } from '../core/errors.js';
+import { type Middleware, middlewareFactory } from '../core/middleware.js';
+import type { Request } from '../core/request.js';
+import { Response } from '../core/response.js';
 
 export interface RateLimitHit {
   /** Requests counted in the current window, this one included. */

@@ -3,9 +3,10 @@
  * defines is a mistake of the code, not of a request, so it is reported once, naming the route, instead
  * of answering 500 to every request of that route.
  */
+
+import { type MiddlewareRef, parseReference } from '../core/middleware.js';
 import { RouteError } from '../errors.js';
 import type { MiddlewareAliases } from './aliases.js';
-import { type MiddlewareRef, parseReference } from './middleware.js';
 import type { Route } from './route-registration.js';
 
 /** Throws `UNKNOWN_MIDDLEWARE` for the first reference (global first, then routes in order) whose name

@@ -9,13 +9,14 @@
  * @example
  * const { problems, values } = readForm(contract, req); // problems: [{ name: 'image', message: 'is required' }]
  */
+
+import { isMultipart } from '../body/body.js';
+import type { UploadedFile } from '../body/multipart.js';
+import type { PartGuard } from '../body/multipart-parts.js';
+import { HttpError } from '../core/errors.js';
+import type { Request } from '../core/request.js';
 import type { FieldContract, FileContract, FormContract } from '../openapi/form.js';
 import type { JsonSchema } from '../openapi/type-expr.js';
-import { isMultipart } from './body.js';
-import { HttpError } from './errors.js';
-import type { UploadedFile } from './multipart.js';
-import type { PartGuard } from './multipart-parts.js';
-import type { Request } from './request.js';
 
 /** One violation, by field name (validation.ts reports it `in: 'body'`). */
 export interface FormProblem {

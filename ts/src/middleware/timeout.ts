@@ -7,9 +7,9 @@
  *
  * Where several apply (an application's and a route's), the first to pass wins.
  */
-import { HttpError } from './errors.js';
-import type { Middleware } from './middleware.js';
-import { StreamBody } from './response.js';
+import { HttpError } from '../core/errors.js';
+import type { Middleware } from '../core/middleware.js';
+import { StreamBody } from '../core/response.js';
 
 /** The `timeout` middleware's options. */
 export interface TimeoutOptions {

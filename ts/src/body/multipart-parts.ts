@@ -11,9 +11,9 @@
  *   else fields[part.fieldname] = part.value;
  * }
  */
-import { PassThrough, Readable } from 'node:stream';
+import { PassThrough, Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { HttpError } from './errors.js';
+import type { HttpError } from '../http/errors.js';
 import { fieldTooLarge, fileTooLarge, malformed, openParser, type UploadLimits } from './multipart-parser.js';
 
 /** A file of a streamed form: read `stream` to the end (or leave it: the next part skips the rest). */
@@ -52,7 +52,7 @@ export interface PartGuard {
  */
 export class PartStream implements AsyncIterable<Part> {
   readonly #source: Readable;
-  readonly #parser: ReturnType<typeof openParser>['parser'];
+  readonly #parser: Writable;
   readonly #queue: Part[] = [];
   /** The file part last handed out: skipped (drained) if the handler asks for the next part first. */
   #current: FilePart | null = null;
@@ -68,42 +68,38 @@ export class PartStream implements AsyncIterable<Part> {
 
   /** Throws a 400 `HttpError` for a `Content-Type` without a usable boundary. */
   constructor(chunks: AsyncIterable<Uint8Array>, contentType: string, limits: UploadLimits) {
-    const { parser, max } = openParser(contentType, limits, (error) => this.#fail(error));
+    const { parser, max } = openParser(contentType, limits, {
+      file: (fieldname, source, info) => {
+        if (this.#failure !== null) {
+          source.resume();
+          return;
+        }
+        // The handler reads a stream of its own, piped from busboy's: busboy fails its file stream with
+        // its own errors (a bare `Error`, or a premature close when the body's read fails), before this
+        // class hears of them; the handler's stream fails with the form's `HttpError` (400, 413, 499).
+        const stream = new PassThrough();
+        // Its failure reaches whoever reads it; a stream nobody reads (a part never taken, or given up
+        // on) fails quietly rather than as an unhandled 'error'.
+        stream.on('error', () => undefined);
+        source.pipe(stream);
+        source.once('limit', () => this.#fail(fileTooLarge(fieldname, max)));
+        source.on('error', (error) => this.#fail(malformed(error)));
+        // The handler gave up on the file (destroyed its stream): the rest of it is skipped.
+        stream.once('close', () => {
+          if (!stream.readableEnded) skip(source, stream);
+        });
+        this.#sources.set(stream, source);
+        this.#push({ type: 'file', fieldname, ...info, stream });
+      },
+      field: (fieldname, value, truncated) => {
+        if (truncated) this.#fail(fieldTooLarge(fieldname, max));
+        else this.#push({ type: 'field', fieldname, value });
+      },
+      fail: (error) => this.#fail(error),
+    });
     this.#parser = parser;
     // A stream as it is (node:http's request body), anything else through Readable.from.
     this.#source = chunks instanceof Readable ? chunks : Readable.from(chunks);
-    parser.on('file', (fieldname, source, info) => {
-      if (this.#failure !== null) {
-        source.resume();
-        return;
-      }
-      // The handler reads a stream of its own, piped from busboy's: busboy fails its file stream with its
-      // own errors (a bare `Error`, or a premature close when the body's read fails), before this class
-      // hears of them; the handler's stream fails with the form's `HttpError` (400, 413, 499) instead.
-      const stream = new PassThrough();
-      // Its failure reaches whoever reads it; a stream nobody reads (a part never taken, or given up
-      // on) fails quietly rather than as an unhandled 'error'.
-      stream.on('error', () => undefined);
-      source.pipe(stream);
-      source.once('limit', () => this.#fail(fileTooLarge(fieldname, max)));
-      source.on('error', (error) => this.#fail(malformed(error)));
-      // The handler gave up on the file (destroyed its stream): the rest of it is skipped.
-      stream.once('close', () => {
-        if (!stream.readableEnded) skip(source, stream);
-      });
-      this.#sources.set(stream, source);
-      this.#push({
-        type: 'file',
-        fieldname,
-        filename: info.filename ?? '',
-        mimetype: info.mimeType,
-        stream,
-      });
-    });
-    parser.on('field', (fieldname, value, info) => {
-      if (info.valueTruncated) this.#fail(fieldTooLarge(fieldname, max));
-      else this.#push({ type: 'field', fieldname, value });
-    });
     // Heard before pipeline() destroys the parser: the read's own error (413, 499) is the form's.
     this.#source.once('error', (error) => this.#fail(malformed(error)));
     pipeline(this.#source, parser).then(

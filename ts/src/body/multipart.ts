@@ -51,46 +51,42 @@ export async function readMultipart(
     source.destroy();
     parser.destroy();
   };
-  const { parser, max } = openParser(contentType, limits, fail);
-  const tmp = limits.tmpDir ?? process.getBuiltinModule('node:os').tmpdir();
-  const folder = await fs.promises.mkdtemp(join(tmp, 'arbor-upload-'));
-  const cleanup = () => fs.promises.rm(folder, { recursive: true, force: true });
   // Null prototype: a field named `__proto__` or `constructor` is a field like any other.
   const fields: Record<string, string | string[]> = Object.create(null);
   const files: UploadedFile[] = [];
   const writes: Promise<unknown>[] = [];
+  let folder = '';
+  const { parser, max } = openParser(contentType, limits, {
+    file(fieldname, stream, info) {
+      if (failure !== null) {
+        stream.resume();
+        return;
+      }
+      const file: UploadedFile = { fieldname, ...info, size: 0, path: join(folder, String(files.length)) };
+      files.push(file);
+      stream.on('data', (chunk: Buffer) => {
+        file.size += chunk.byteLength;
+      });
+      stream.once('limit', () => fail(fileTooLarge(fieldname, max)));
+      writes.push(pipeline(stream, fs.createWriteStream(file.path)).catch(fail));
+    },
+    field(name, value, truncated) {
+      if (truncated) {
+        fail(fieldTooLarge(name, max));
+        return;
+      }
+      const previous = fields[name];
+      if (previous === undefined) fields[name] = value;
+      else if (Array.isArray(previous)) previous.push(value);
+      else fields[name] = [previous, value];
+    },
+    fail,
+  });
+  const tmp = limits.tmpDir ?? process.getBuiltinModule('node:os').tmpdir();
+  folder = await fs.promises.mkdtemp(join(tmp, 'arbor-upload-'));
+  const cleanup = () => fs.promises.rm(folder, { recursive: true, force: true });
   // A stream as it is (node:http's request body), anything else through Readable.from.
   const source = chunks instanceof Readable ? chunks : Readable.from(chunks);
-
-  parser.on('file', (fieldname, stream, info) => {
-    if (failure !== null) {
-      stream.resume();
-      return;
-    }
-    const file: UploadedFile = {
-      fieldname,
-      filename: info.filename ?? '',
-      mimetype: info.mimeType,
-      size: 0,
-      path: join(folder, String(files.length)),
-    };
-    files.push(file);
-    stream.on('data', (chunk: Buffer) => {
-      file.size += chunk.byteLength;
-    });
-    stream.once('limit', () => fail(fileTooLarge(fieldname, max)));
-    writes.push(pipeline(stream, fs.createWriteStream(file.path)).catch(fail));
-  });
-  parser.on('field', (name, value, info) => {
-    if (info.valueTruncated) {
-      fail(fieldTooLarge(name, max));
-      return;
-    }
-    const previous = fields[name];
-    if (previous === undefined) fields[name] = value;
-    else if (Array.isArray(previous)) previous.push(value);
-    else fields[name] = [previous, value];
-  });
 
   try {
     await pipeline(source, parser);

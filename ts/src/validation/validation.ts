@@ -13,6 +13,10 @@
  */
 import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
 import { nodeModule } from '../builtins.js';
+import { HttpError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import type { Request } from '../core/request.js';
+import type { Response } from '../core/response.js';
 import type { ParamInfo } from '../engine/engine.js';
 import {
   type CheckedLocation,
@@ -22,11 +26,7 @@ import {
 } from '../openapi/contract.js';
 import type { JsonSchema } from '../openapi/type-expr.js';
 import type { OperationDoc } from '../openapi/types.js';
-import { HttpError } from './errors.js';
 import { type FormReading, fieldsSchema, readForm, streamedFormGuard } from './form-check.js';
-import type { Logger } from './logger.js';
-import type { Request } from './request.js';
-import type { Response } from './response.js';
 
 /** `validate` in the configuration or on a route. */
 export type ValidateConfig = boolean | ValidateOptions;

@@ -1,17 +1,17 @@
-import type { ControllerClass, PatternHandler, RouteHandler } from './handler.js';
-import { type MiddlewareRef, toReferences } from './middleware.js';
-import type { UploadLimits } from './multipart.js';
-import type { Bindings, JoinPath, NoBindings } from './params.js';
+import type { UploadLimits } from '../body/multipart.js';
+import type { ControllerClass, PatternHandler, RouteHandler } from '../core/handler.js';
+import { type MiddlewareRef, toReferences } from '../core/middleware.js';
+import type { Bindings, JoinPath, NoBindings } from '../core/params.js';
+import { WebSocketHub } from '../helpers/websocket-hub.js';
+import type { ValidateConfig } from '../validation/validation.js';
 import { type ResourceOptions, resourceRoutes } from './resource.js';
 import { checkedLimit, type Route } from './route-registration.js';
-import type { ValidateConfig } from './validation.js';
 import {
   type PatternWebSocketHandler,
   type WebSocketHandler,
   type WebSocketOptions,
   webSocketRoute,
 } from './websocket.js';
-import { WebSocketHub } from './websocket-hub.js';
 
 /** The verbs `any()` registers, in the order `Allow` headers list them. */
 export const VERBS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;

@@ -6,6 +6,9 @@
 import { pipeline } from 'node:stream';
 import type { BrotliOptions, ZlibOptions, ZstdOptions } from 'node:zlib';
 import { nodeModule, zlib } from '../builtins.js';
+import type { Middleware } from '../core/middleware.js';
+import type { Request } from '../core/request.js';
+import { Response, StreamBody } from '../core/response.js';
 import {
   type Codec,
   type CompressEncoding,
@@ -13,9 +16,6 @@ import {
   encodingNegotiator,
   hasZstd,
 } from './compress-codings.js';
-import type { Middleware } from './middleware.js';
-import type { Request } from './request.js';
-import { Response, StreamBody } from './response.js';
 
 export type { CompressEncoding } from './compress-codings.js';
 

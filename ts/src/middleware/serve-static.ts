@@ -7,11 +7,11 @@
 import type { Stats } from 'node:fs';
 import { resolve } from 'node:path';
 import { fs } from '../builtins.js';
-import { HttpError } from './errors.js';
-import type { Middleware, NextHandler } from './middleware.js';
-import type { Request } from './request.js';
-import { Response } from './response.js';
-import { answerWithFile, type FileOptions, requestPathToFile, sendOptions } from './static-files.js';
+import { HttpError } from '../core/errors.js';
+import type { Middleware, NextHandler } from '../core/middleware.js';
+import type { Request } from '../core/request.js';
+import { Response } from '../core/response.js';
+import { answerWithFile, type FileOptions, requestPathToFile, sendOptions } from '../helpers/static-files.js';
 
 export interface ServeStaticOptions extends FileOptions {
   /** The URL path the files are under, as it appears in the URL (`'/assets'`). Default `'/'`. */

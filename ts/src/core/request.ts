@@ -5,13 +5,13 @@
 import type { IncomingMessage } from 'node:http';
 import type accepts from 'accepts';
 import type { Accepts } from 'accepts';
+import { decodeJson, EMPTY_BODY, isJsonMediaType, mediaTypeOf, type ParsedBody } from '../body/body.js';
+import type { UploadedFile } from '../body/multipart.js';
+import type { Part, PartStream } from '../body/multipart-parts.js';
 import { lazyPackage } from '../builtins.js';
+import { type CookieSigner, parseCookies } from '../helpers/cookies.js';
 import type { HeaderSource, IncomingInput, UpgradeChannel } from '../http/dispatch.js';
-import { decodeJson, EMPTY_BODY, isJsonMediaType, mediaTypeOf, type ParsedBody } from './body.js';
-import { type CookieSigner, parseCookies } from './cookies.js';
 import { HttpError } from './errors.js';
-import type { UploadedFile } from './multipart.js';
-import type { Part, PartStream } from './multipart-parts.js';
 import type { AnyParams } from './params.js';
 
 export { type HeaderSource, headersFromMap } from '../http/dispatch.js';

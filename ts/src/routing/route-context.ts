@@ -8,11 +8,11 @@
  * clears them when the application changes what they were resolved from (a middleware, alias, binding or
  * `validate` setting added later), so the next request resolves them again.
  */
-import type { ResolvedHandler } from './handler.js';
-import type { Middleware } from './middleware.js';
-import type { Request, RequestRoute, RouteSource } from './request.js';
+import type { ResolvedHandler } from '../core/handler.js';
+import type { Middleware } from '../core/middleware.js';
+import type { Request, RequestRoute, RouteSource } from '../core/request.js';
+import type { RouteValidation } from '../validation/validation.js';
 import type { Route } from './route-registration.js';
-import type { RouteValidation } from './validation.js';
 
 /** `(raw, req) => value`; `null`/`undefined` answers 404. */
 export type BindingResolver = (value: string, req: Request) => unknown;

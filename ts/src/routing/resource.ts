@@ -14,7 +14,7 @@
  *
  * `/posts/create` beats `/posts/:id` because a static route always beats a dynamic one (SPEC §3).
  */
-import type { ControllerClass } from './handler.js';
+import type { ControllerClass } from '../core/handler.js';
 
 export type ResourceAction = 'index' | 'create' | 'store' | 'show' | 'edit' | 'update' | 'destroy';
 

@@ -6,17 +6,17 @@
 
 import { encodeUrl } from 'encodeurl';
 import { http } from '../builtins.js';
+import { type CookieOptions, type CookieSigner, setCookieLine } from '../helpers/cookies.js';
+import type { ServerSentEvent } from '../helpers/sse.js';
+import { pushedEvents, type SseProducer } from '../helpers/sse-push.js';
+import { EventStream, type SseOptions } from '../helpers/sse-stream.js';
+import { type SendFileOptions, sendFileInto } from '../helpers/static-files.js';
 import { isStreamSource, StreamBody, type StreamSource } from '../http/stream-body.js';
-import { type CookieOptions, type CookieSigner, setCookieLine } from './cookies.js';
 import { HeaderError } from './errors.js';
-import type { ServerSentEvent } from './sse.js';
-import { pushedEvents, type SseProducer } from './sse-push.js';
-import { EventStream, type SseOptions } from './sse-stream.js';
-import { type SendFileOptions, sendFileInto } from './static-files.js';
 
+export type { ServerSentEvent } from '../helpers/sse.js';
+export type { SseOptions } from '../helpers/sse-stream.js';
 export { StreamBody, type StreamSource } from '../http/stream-body.js';
-export type { ServerSentEvent } from './sse.js';
-export type { SseOptions } from './sse-stream.js';
 export type HeaderValue = string | number | readonly string[];
 /** A body held whole (a string, bytes), one produced over time ({@link StreamBody}), or none. */
 export type ResponseBody = string | Uint8Array | StreamBody | null;

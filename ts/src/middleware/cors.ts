@@ -5,9 +5,9 @@
  * `Access-Control-Request-Method`) is answered 204 by the middleware itself, before routing's own
  * automatic OPTIONS.
  */
-import type { Middleware } from './middleware.js';
-import type { Request } from './request.js';
-import { Response } from './response.js';
+import type { Middleware } from '../core/middleware.js';
+import type { Request } from '../core/request.js';
+import { Response } from '../core/response.js';
 
 export interface CorsOptions {
   /** `'*'` (default), one origin, a list (the request's origin is echoed when listed), or a predicate. */

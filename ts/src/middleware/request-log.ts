@@ -2,9 +2,9 @@
  * The request log: one structured record per request, written once its response is known (errors
  * included: the kernel has already turned them into responses).
  */
-import { consoleLogger, type Logger } from './logger.js';
-import type { Middleware } from './middleware.js';
-import { type Response, StreamBody } from './response.js';
+import { consoleLogger, type Logger } from '../core/logger.js';
+import type { Middleware } from '../core/middleware.js';
+import { type Response, StreamBody } from '../core/response.js';
 
 /**
  * The fields of a request-log record. `route` is the matched route's pattern (`null` for a 404, an

@@ -3,13 +3,14 @@
  * `.validate()`, `.bodyLimit()`, `.uploads()`), and {@link Route.describe} gives the read-only row the
  * OpenAPI exporter and the CLI consume.
  */
+
+import type { UploadLimits } from '../body/multipart.js';
+import type { ResolvedHandler } from '../core/handler.js';
+import { type MiddlewareRef, referenceLabel, toReferences } from '../core/middleware.js';
 import type { RouteInfo } from '../engine/engine.js';
 import type { CallSite, CallSiteSource } from '../registry/call-site.js';
-import type { ResolvedHandler } from './handler.js';
-import { type MiddlewareRef, referenceLabel, toReferences } from './middleware.js';
-import type { UploadLimits } from './multipart.js';
+import type { ValidateConfig } from '../validation/validation.js';
 import type { RegisteredRoute } from './route.js';
-import type { ValidateConfig } from './validation.js';
 import { isWebSocketRoute } from './websocket.js';
 
 /** What a route reads of the group it was registered in (a `Group` is one). */

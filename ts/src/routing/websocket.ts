@@ -11,11 +11,11 @@
 import type { Duplex } from 'node:stream';
 import type { PerMessageDeflateOptions, WebSocket, WebSocketServer } from 'ws';
 import { nodeModule } from '../builtins.js';
-import { HttpError } from './errors.js';
-import type { HandlerFn } from './handler.js';
-import type { AnyParams, Bindings, BoundArgs, PathParams } from './params.js';
-import type { Request } from './request.js';
-import type { WebSocketHub } from './websocket-hub.js';
+import { HttpError } from '../core/errors.js';
+import type { HandlerFn } from '../core/handler.js';
+import type { AnyParams, Bindings, BoundArgs, PathParams } from '../core/params.js';
+import type { Request } from '../core/request.js';
+import type { WebSocketHub } from '../helpers/websocket-hub.js';
 
 /**
  * A WebSocket route's handler: the open WebSocket (`ws`'s), and the request that opened it — parameters,

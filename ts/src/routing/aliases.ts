@@ -10,7 +10,7 @@ import {
   type MiddlewareFactory,
   type MiddlewareRef,
   parseReference,
-} from './middleware.js';
+} from '../core/middleware.js';
 
 export class MiddlewareAliases {
   readonly #aliases = new Map<string, Middleware | MiddlewareFactory>();

@@ -11,20 +11,20 @@
 import type { RouteCacheBoot } from '../cache/boot.js';
 import type { ExpectedRoutes } from '../cache/expected.js';
 import type { TableOptions } from '../cache/fingerprint.js';
+import {
+  type ControllerInstances,
+  type ResolvedHandler,
+  type RouteHandler,
+  resolveHandler,
+} from '../core/handler.js';
+import type { Logger } from '../core/logger.js';
+import type { MiddlewareRef } from '../core/middleware.js';
 import type { RouteInfo, RouteShape } from '../engine/engine.js';
 import { RouteError } from '../errors.js';
 import type { AnnotationSet } from '../openapi/types.js';
 import { type CallSiteSource, KnownCallSite, LazyCallSite } from '../registry/call-site.js';
 import { Router, type RouterOptions } from '../router/index.js';
 import { MiddlewareAliases } from './aliases.js';
-import {
-  type ControllerInstances,
-  type ResolvedHandler,
-  type RouteHandler,
-  resolveHandler,
-} from './handler.js';
-import type { Logger } from './logger.js';
-import type { MiddlewareRef } from './middleware.js';
 import { type AnyGroup, type RouteSink, VERBS } from './registrar.js';
 import type { RegisteredRoute } from './route.js';
 import { type BindingResolver, RouteContext } from './route-context.js';

@@ -3,9 +3,10 @@
  * (multipart.ts) and parts handed to the handler as they arrive (multipart-parts.ts): the limits that
  * apply, how they are given to busboy, and the 413 each one answers.
  */
+import type { Readable, Writable } from 'node:stream';
 import type busboy from 'busboy';
 import { lazyPackage } from '../builtins.js';
-import { HttpError } from './errors.js';
+import { HttpError } from '../http/errors.js';
 
 const loadBusboy = lazyPackage<typeof busboy>('busboy');
 
@@ -46,16 +47,26 @@ const DEFAULT_LIMITS: ResolvedLimits = {
   parts: 1000,
 };
 
+/** What a mode does with the parts busboy finds, and with a count limit crossed. */
+export interface PartHandlers {
+  /** A file part: its bytes are `stream`'s ('limit' is emitted on it past `uploads.fileSize`). */
+  file(fieldname: string, stream: Readable, info: { filename: string; mimetype: string }): void;
+  /** A plain field; `truncated`: its value was cut at `uploads.fieldSize`. */
+  field(fieldname: string, value: string, truncated: boolean): void;
+  /** A count limit crossed (files, fields, parts): its 413. */
+  fail(error: HttpError): void;
+}
+
 /**
- * A parser for one body, and the limits it enforces. Throws a 400 `HttpError` when the `Content-Type`
- * cannot be parsed (no boundary). `fail` is called with a 413 when a count limit is crossed (a size
- * limit is reported on the file stream or the field: see {@link fileTooLarge}, {@link fieldTooLarge}).
+ * A parser for one body (write the body into it), and the limits it enforces. Throws a 400 `HttpError`
+ * when the `Content-Type` cannot be parsed (no boundary). busboy's own types stay inside this module:
+ * its type package is not a dependency of the package's users, so no declaration may name it.
  */
 export function openParser(
   contentType: string,
   limits: UploadLimits,
-  fail: (error: HttpError) => void,
-): { parser: busboy.Busboy; max: ResolvedLimits } {
+  handlers: PartHandlers,
+): { parser: Writable; max: ResolvedLimits } {
   const max = { ...DEFAULT_LIMITS };
   for (const key of Object.keys(DEFAULT_LIMITS) as (keyof ResolvedLimits)[]) {
     const value = limits[key];
@@ -81,14 +92,18 @@ export function openParser(
   } catch (error) {
     throw malformed(error);
   }
+  parser.on('file', (fieldname, stream, info) =>
+    handlers.file(fieldname, stream, { filename: info.filename ?? '', mimetype: info.mimeType }),
+  );
+  parser.on('field', (fieldname, value, info) => handlers.field(fieldname, value, info.valueTruncated));
   parser.on('filesLimit', () =>
-    fail(new HttpError(413, `More files than the limit of ${max.files} (uploads.files)`)),
+    handlers.fail(new HttpError(413, `More files than the limit of ${max.files} (uploads.files)`)),
   );
   parser.on('fieldsLimit', () =>
-    fail(new HttpError(413, `More fields than the limit of ${max.fields} (uploads.fields)`)),
+    handlers.fail(new HttpError(413, `More fields than the limit of ${max.fields} (uploads.fields)`)),
   );
   parser.on('partsLimit', () =>
-    fail(new HttpError(413, `More parts than the limit of ${max.parts} (uploads.parts)`)),
+    handlers.fail(new HttpError(413, `More parts than the limit of ${max.parts} (uploads.parts)`)),
   );
   return { parser, max };
 }

@@ -12,7 +12,7 @@ import type { Stats } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { ErrorSendResult, SendOptions } from '@fastify/send';
-import { HttpError } from './errors.js';
+import { HttpError } from '../http/errors.js';
 
 /** How a file is described to caches and clients: what `res.sendFile()` and `serveStatic()` share. */
 export interface FileOptions {
