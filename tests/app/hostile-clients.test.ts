@@ -116,7 +116,7 @@ describe('every method the parser accepts: 405 with Allow on a known path (SPEC 
 });
 
 /**
- * Both servers' defaults (arbor-server.ts): a timeout the test configures is told from the default by
+ * Both servers' defaults (app-server.ts): a timeout the test configures is told from the default by
  * landing well short of it, so the bounds below hold however busy the machine is.
  */
 const DEFAULT_HEADERS_TIMEOUT = 60_000;

@@ -9,7 +9,7 @@
 import { once } from 'node:events';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { ArborServer, ServerOptions } from '../../ts/src/http/arbor-server.js';
+import type { ArborServer, ServerOptions } from '../../ts/src/http/app-server.js';
 import type { IncomingInput, OutgoingResponse } from '../../ts/src/http/dispatch.js';
 import { createWireServer } from '../../ts/src/http/wire/server.js';
 import { OWED_LIMIT } from '../../ts/src/http/wire/settings.js';

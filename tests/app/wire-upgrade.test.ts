@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { ArborServer } from '../../ts/src/http/arbor-server.js';
+import type { ArborServer } from '../../ts/src/http/app-server.js';
 import type { Dispatch, IncomingInput, OutgoingResponse } from '../../ts/src/http/dispatch.js';
 import { createWireServer } from '../../ts/src/http/wire/server.js';
 import { parseResponses } from './support/raw-exchange.js';

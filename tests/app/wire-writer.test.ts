@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { ArborServer } from '../../ts/src/http/arbor-server.js';
+import type { ArborServer } from '../../ts/src/http/app-server.js';
 import type { OutgoingResponse } from '../../ts/src/http/dispatch.js';
 import { createWireServer } from '../../ts/src/http/wire/server.js';
 import { exchange } from './support/raw-exchange.js';

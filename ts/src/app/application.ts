@@ -29,7 +29,7 @@ import type { Request } from '../core/request.js';
 import type { Response } from '../core/response.js';
 import { RouteError } from '../errors.js';
 import { CookieSigner } from '../helpers/cookies.js';
-import { type AppServer, serverLimits } from '../http/arbor-server.js';
+import { type AppServer, serverLimits } from '../http/app-server.js';
 import { type FetchInfo, handleFetch } from '../http/fetch-adapter.js';
 import { createDetachedListener, type DetachedListener } from '../http/node-detached.js';
 import { createNodeListener, type NodeRequestListener } from '../http/node-listener.js';

@@ -54,7 +54,7 @@ export type { SseProducer, SseStream } from '../helpers/sse-push.js';
 export { type SseCloseReason, SseTooSlowError } from '../helpers/sse-stream.js';
 export type { FileOptions, SendFileOptions } from '../helpers/static-files.js';
 export type { WebSocketHub } from '../helpers/websocket-hub.js';
-export type { ArborServer, ServerOptions } from '../http/arbor-server.js';
+export type { ArborServer, ServerOptions } from '../http/app-server.js';
 export type { Dispatch, OutgoingResponse } from '../http/dispatch.js';
 export type { FetchInfo } from '../http/fetch-adapter.js';
 export { type CompressEncoding, type CompressOptions, compress } from '../middleware/compress.js';

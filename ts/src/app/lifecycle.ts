@@ -5,7 +5,7 @@
  */
 import type { RequestListener } from 'node:http';
 import { type Logger, transportLogger } from '../core/logger.js';
-import type { AppServer, ServerOptions } from '../http/arbor-server.js';
+import type { AppServer, ServerOptions } from '../http/app-server.js';
 import type { Dispatch } from '../http/dispatch.js';
 import type { DetachedListener } from '../http/node-detached.js';
 import { createHttp2Server } from '../http/node-http2-server.js';

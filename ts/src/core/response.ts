@@ -11,12 +11,12 @@ import type { ServerSentEvent } from '../helpers/sse.js';
 import { pushedEvents, type SseProducer } from '../helpers/sse-push.js';
 import { EventStream, type SseOptions } from '../helpers/sse-stream.js';
 import { type SendFileOptions, sendFileInto } from '../helpers/static-files.js';
-import { isStreamSource, StreamBody, type StreamSource } from '../http/stream-body.js';
+import { isStreamSource, StreamBody, type StreamSource } from '../http/response-stream.js';
 import { HeaderError } from './errors.js';
 
 export type { ServerSentEvent } from '../helpers/sse.js';
 export type { SseOptions } from '../helpers/sse-stream.js';
-export { StreamBody, type StreamSource } from '../http/stream-body.js';
+export { StreamBody, type StreamSource } from '../http/response-stream.js';
 export type HeaderValue = string | number | readonly string[];
 /** A body held whole (a string, bytes), one produced over time ({@link StreamBody}), or none. */
 export type ResponseBody = string | Uint8Array | StreamBody | null;

@@ -6,7 +6,7 @@
  */
 import type { Duplex } from 'node:stream';
 import { http } from '../builtins.js';
-import type { StreamBody } from './stream-body.js';
+import type { StreamBody } from './response-stream.js';
 
 /**
  * Request headers as a transport provides them: one by lower-case name, or all at once. The node adapter

@@ -2,10 +2,11 @@
  * The fetch adapter: a web-standard `Request` in, a web-standard `Response` out — for runtimes built on
  * fetch, and for tests that skip the network. The same kernel serves both adapters.
  */
-import { clientAborted, limitedChunks, readLimited } from './body-stream.js';
+
 import { type Dispatch, headersFromMap, type IncomingInput } from './dispatch.js';
 import { HttpError } from './errors.js';
-import { StreamBody } from './stream-body.js';
+import { clientAborted, limitedChunks, readLimited } from './request-body.js';
+import { StreamBody } from './response-stream.js';
 
 export interface FetchInfo {
   /**

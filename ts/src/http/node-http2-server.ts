@@ -14,7 +14,7 @@ import type { RequestListener } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse, Http2Session } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { SecureContextOptions, TlsOptions } from 'node:tls';
-import { closeGracefully, type Http2ArborServer, type ServerOptions, serverLimits } from './arbor-server.js';
+import { closeGracefully, type Http2ArborServer, type ServerOptions, serverLimits } from './app-server.js';
 import { checkingInterval } from './checking-interval.js';
 import type { DetachedListener } from './node-detached.js';
 import { Http2Deadlines } from './node-http2-deadlines.js';

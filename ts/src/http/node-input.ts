@@ -5,9 +5,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
-import { clientAborted, LimitedBody, readLimited, refuseDeclared } from './body-stream.js';
 import type { HeaderSource, IncomingInput, UpgradeChannel } from './dispatch.js';
 import { HttpError } from './errors.js';
+import { clientAborted, LimitedBody, readLimited, refuseDeclared } from './request-body.js';
 import { repeatedFieldMessage, SINGLETON_FIELDS } from './singleton-fields.js';
 
 /**

@@ -14,8 +14,8 @@ import {
 import { HttpError } from './errors.js';
 import { BODY, inspect, NodeInput } from './node-input.js';
 import { refusal } from './refusal.js';
+import { StreamBody } from './response-stream.js';
 import { type Answering, settle } from './settle.js';
-import { StreamBody } from './stream-body.js';
 
 export type { Dispatch } from './dispatch.js';
 

@@ -17,7 +17,7 @@ import {
   type NodeArborServer,
   type ServerOptions,
   serverLimits,
-} from './arbor-server.js';
+} from './app-server.js';
 import { checkingInterval } from './checking-interval.js';
 import { HttpError } from './errors.js';
 import type { DetachedListener } from './node-detached.js';

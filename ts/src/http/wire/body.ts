@@ -4,8 +4,9 @@
  * whoever reads the body, and hands back the rest (the next pipelined request). Reading waits for the last
  * byte, fails with 413 past the limit and 400 on a malformed chunk.
  */
-import { clientAborted, tooLarge } from '../body-stream.js';
+
 import { HttpError } from '../errors.js';
+import { clientAborted, tooLarge } from '../request-body.js';
 import { fieldColon, TOKEN_CHARS as TOKEN } from './head.js';
 import { FORBIDDEN_TRAILERS } from './trailer-fields.js';
 

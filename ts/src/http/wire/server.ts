@@ -6,7 +6,7 @@
  */
 import type { Socket } from 'node:net';
 import { net } from '../../builtins.js';
-import { closeGracefully, type ServerOptions, serverLimits, type WireArborServer } from '../arbor-server.js';
+import { closeGracefully, type ServerOptions, serverLimits, type WireArborServer } from '../app-server.js';
 import type { Dispatch, TransportLogger } from '../dispatch.js';
 import { WireConnection } from './connection.js';
 import type { WireSettings } from './settings.js';

@@ -4,7 +4,7 @@
  * hold more than the socket's own buffer and one chunk).
  */
 import type { Socket } from 'node:net';
-import type { StreamBody } from '../stream-body.js';
+import type { StreamBody } from '../response-stream.js';
 import { StreamFraming, type WrittenHead } from './writer.js';
 
 /** How a pump ended. */

@@ -6,7 +6,7 @@
 import type { Socket } from 'node:net';
 import { http } from '../../builtins.js';
 import { headerPairs, type OutgoingResponse } from '../dispatch.js';
-import { StreamBody } from '../stream-body.js';
+import { StreamBody } from '../response-stream.js';
 
 /** What the connection decided about itself for this response. */
 export interface WireOptions {
