@@ -1,7 +1,7 @@
 /**
  * The bad-input catalogue: every hostile or malformed input, the status it gets, and proof the server is
  * still healthy afterwards (a follow-up `GET /health` answers 200). Inputs fetch can send run over both
- * transports; the rest go through a raw `node:net` socket. The same table is in docs/FRAMEWORK.md.
+ * transports; the rest go through a raw `node:net` socket. The same table is in docs/framework/errors.md ("The bad-input catalogue").
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Application, type ArborServer, memoryLogger } from '../../ts/src/app/index.js';

@@ -1,5 +1,5 @@
 /**
- * What README.md and docs/FRAMEWORK.md promise about HTTP, each checked over real HTTP on loopback
+ * What README.md and the framework pages (docs/framework/) promise about HTTP, each checked over real HTTP on loopback
  * (fetch, or a bare socket where fetch or node:http would hide the answer). One test per promise; the
  * doc line it pins is in the title.
  */
@@ -49,7 +49,7 @@ describe('responses without a body, on the wire', () => {
   });
 });
 
-describe('FRAMEWORK.md: "OPTIONS * → 204 with Allow of the seven verbs"', () => {
+describe('errors.md: "OPTIONS * → 204 with Allow of the seven verbs"', () => {
   test('answers the server-wide OPTIONS, whatever the routes', async () => {
     const { port } = await serve((app) => app.get('/only', (_req, res) => res.send('x')));
     const reply = await exchange(port, request('OPTIONS', '*'));
@@ -61,7 +61,7 @@ describe('FRAMEWORK.md: "OPTIONS * → 204 with Allow of the seven verbs"', () =
   });
 });
 
-describe('FRAMEWORK.md: "maxUrlLength — characters of the request target; beyond: 414"', () => {
+describe('configuration.md: "maxUrlLength — characters of the request target; beyond: 414"', () => {
   test('the limit is inclusive, counts the query, and is configurable', async () => {
     const { base } = await serve((app) => app.get('/p/:v', (_req, res) => res.send('ok')), {
       maxUrlLength: 64,
@@ -82,7 +82,7 @@ describe('FRAMEWORK.md: "maxUrlLength — characters of the request target; beyo
   });
 });
 
-describe('FRAMEWORK.md: "trailing-slash redirect — 308 (keeps the method and body)"', () => {
+describe('errors.md: "trailing-slash redirect — 308 (keeps the method and body)"', () => {
   test('a POST to /items/ is redirected with 308 and arrives as the same POST with its body', async () => {
     const seen: unknown[] = [];
     const { base } = await serve(
@@ -104,7 +104,7 @@ describe('FRAMEWORK.md: "trailing-slash redirect — 308 (keeps the method and b
   });
 });
 
-describe('FRAMEWORK.md: "bodyLimit, default 1 MiB, checked against Content-Length before reading"', () => {
+describe('request.md: "bodyLimit, default 1 MiB, checked against Content-Length before reading"', () => {
   const routes = (app: Application) =>
     app.post('/upload', (req, res) => res.json({ bytes: (req.body() as Uint8Array).byteLength }));
 
@@ -155,7 +155,7 @@ describe('FRAMEWORK.md: "bodyLimit, default 1 MiB, checked against Content-Lengt
   });
 });
 
-describe('FRAMEWORK.md: which answers application-wide middleware sees', () => {
+describe('middleware.md: which answers application-wide middleware sees', () => {
   test('404, 405, 501, automatic OPTIONS and body errors pass through it; 414 and a malformed target do not', async () => {
     const seen: string[] = [];
     const { base, port } = await serve(
@@ -192,7 +192,7 @@ describe('FRAMEWORK.md: which answers application-wide middleware sees', () => {
   });
 });
 
-describe('FRAMEWORK.md: "Resolvers run after all middleware, just before the handler"', () => {
+describe('routes.md: "Resolvers run after all middleware, just before the handler"', () => {
   test('application, group and route middleware run first; a refusal means no lookup at all', async () => {
     const order: string[] = [];
     const { base } = await serve((app) => {

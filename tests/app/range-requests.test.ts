@@ -1,5 +1,5 @@
 /**
- * How a file answer reads the `Range` field (docs/FRAMEWORK.md, "Files"): every spec decimal digits, an
+ * How a file answer reads the `Range` field (docs/framework/files.md): every spec decimal digits, an
  * invalid field ignored (the whole file, 200), a suffix longer than the file the whole file (206), and
  * what send decides beyond that (merging, several ranges, 416) kept. On both servers and through
  * `app.fetch()`, by `serveStatic`; `res.sendFile` shares the code, and gets one row to show it.

@@ -83,7 +83,7 @@ const WHY = {
   spaces:
     'node:http splits the request line on runs of spaces; Arbor keeps to single SP (RFC 9112 §3 allows either)',
   coding:
-    'RFC 9112 §6.3 wants 400 when chunked is not the final coding; Arbor answers every coding it does not implement 501 (docs/FRAMEWORK.md: "a transfer coding other than chunked → 501"). Both close',
+    'RFC 9112 §6.3 wants 400 when chunked is not the final coding; Arbor answers every coding it does not implement 501 (docs/framework/errors.md: "a transfer coding other than chunked → 501"). Both close',
   trailer:
     'RFC 9110 §6.5.1: a field needed before the content may not come after it; node:http refuses only Transfer-Encoding and Content-Length there, Arbor every framing, routing, credential and request-modifier field',
 } as const;

@@ -1,5 +1,5 @@
 /**
- * docs/FRAMEWORK.md: "`app.close(graceMs = 10000)` … lets in-flight requests finish … and cuts what is
+ * docs/framework/servers.md: "`app.close(graceMs = 10000)` … lets in-flight requests finish … and cuts what is
  * left after `graceMs`" — over real HTTP, on the server `run()` started.
  */
 import { once } from 'node:events';

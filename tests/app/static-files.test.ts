@@ -1,5 +1,5 @@
 /**
- * Files (docs/FRAMEWORK.md, "Files"): `serveStatic` and `res.sendFile` on both servers (the `arbor` and
+ * Files (docs/framework/files.md): `serveStatic` and `res.sendFile` on both servers (the `arbor` and
  * `arbor-server` projects) and through `app.fetch()` — content, type, validators, conditional requests,
  * ranges, HEAD, index files, the directory redirect, dotfiles, falling through — and, over the wire,
  * the range answers curl reads from Arbor beside the ones it reads from Fastify's @fastify/static. Path

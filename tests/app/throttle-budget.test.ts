@@ -1,5 +1,5 @@
 /**
- * docs/FRAMEWORK.md, "Throttle": the 429's `X-RateLimit-Reset`, and which routes share a client's
+ * docs/framework/middleware.md, "Throttle": the 429's `X-RateLimit-Reset`, and which routes share a client's
  * budget — over real HTTP.
  *
  * Decision (as in Laravel, whose ThrottleRequests keys a client by user id or domain + IP, never by

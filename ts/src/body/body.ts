@@ -3,7 +3,7 @@
  * the request through (SPEC §5), so an auth middleware answers 401 without buffering or parsing anything.
  * A middleware that needs the body awaits `req.readBody()`.
  *
- * Decisions (docs/FRAMEWORK.md, "Bodies"):
+ * Decisions (docs/framework/request.md, "Bodies"):
  * - the limit (default 1 MiB) is checked against `Content-Length` first, so an announced oversize body is
  *   refused with 413 without reading it, and again while reading (chunked bodies);
  * - `application/json` and `*+json` are parsed eagerly: malformed JSON (or invalid UTF-8) is a 400 even if

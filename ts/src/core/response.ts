@@ -247,7 +247,7 @@ export class Response {
    * conditional fields (304, 412) and `Range` (206, 416) answered. `path` is a file-system path, not
    * percent-encoded; with `root` it is taken from that directory and cannot leave it (`..` is a 403),
    * without it it must be absolute. No file there (or a dotfile, unless `dotfiles: 'allow'`) is a 404
-   * `HttpError`. A `Content-Type` or `Cache-Control` set before is kept. See docs/FRAMEWORK.md, "Files".
+   * `HttpError`. A `Content-Type` or `Cache-Control` set before is kept. See docs/framework/files.md.
    *
    * @example
    * app.get('/invoices/:id', (req, res) => res.sendFile(`${req.param('id')}.pdf`, { root: 'var/invoices' }));

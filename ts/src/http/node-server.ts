@@ -3,7 +3,7 @@
  * close (no new connections; in-flight requests finish; idle keep-alive connections are closed at once,
  * busy ones as soon as their response is out; anything left after `graceMs` is cut).
  *
- * Protocol errors (docs/FRAMEWORK.md, "Status codes"): a request node's parser refuses gets a JSON error
+ * Protocol errors (docs/framework/errors.md, "Status codes"): a request node's parser refuses gets a JSON error
  * and the connection closes. When it was pipelined behind valid requests, their responses go out first,
  * in order, and the error after them — never over a response in progress.
  */

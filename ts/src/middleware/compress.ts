@@ -1,7 +1,7 @@
 /**
  * Response compression (gzip, deflate, brotli, and zstd where Node has it), negotiated from the request's
  * `Accept-Encoding`. Whole bodies are compressed in one go, streamed ones as a stream. See
- * docs/FRAMEWORK.md, "Compression", for what is compressed and why the defaults are what they are.
+ * docs/framework/middleware.md, "Compression", for what is compressed and why the defaults are what they are.
  */
 import { pipeline } from 'node:stream';
 import type { BrotliOptions, ZlibOptions, ZstdOptions } from 'node:zlib';

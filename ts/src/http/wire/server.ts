@@ -2,7 +2,7 @@
  * Arbor's own HTTP/1.1 server, on `node:net`: the server behind `app.run()` when the application asks
  * for it (`server: 'arbor'`). It reads requests straight into the kernel's input and writes each
  * answer in one socket write, without node:http's per-request `IncomingMessage` and `ServerResponse`
- * streams; docs/FRAMEWORK.md ("The server") says what it does and does not do (no TLS, no HTTP/2).
+ * streams; docs/framework/servers.md ("Arbor's own server") says what it does and does not do (no TLS, no HTTP/2).
  */
 import type { Socket } from 'node:net';
 import { net } from '../../builtins.js';
