@@ -116,8 +116,8 @@ export function renderReport({ summaries, environment, settings }: ReportInput):
           "200 and the URL's parameters. The bare node:http server has no router and is left out.",
         ]
       : [
-          'Each server runs in its own child process and serves the same in-memory tasks API (the original spec,',
-          'section 4.7; `benches/http/model.ts` is shared by all of them). wrk drives them from a separate',
+          'Each server runs in its own child process and serves the same in-memory tasks API (that of the tasks',
+          'reference application; `benches/http/model.ts` is shared by all of them). wrk drives them from a separate',
           'process over loopback. Runs are interleaved: every round runs every server once, starting one server',
           'later each round. Before timing, each server must pass the same conformance checks (statuses and JSON',
           'bodies of every route, 404/400 cases included).',
@@ -216,7 +216,7 @@ export function renderReport({ summaries, environment, settings }: ReportInput):
     '  `node:net`, `ts/src/http/wire/`).',
     ...(github
       ? [
-          '- GitHub table: Arbor routes in specificity order (SPEC §3.2), as find-my-way does under Fastify: in',
+          '- GitHub table: Arbor routes in specificity order (ROUTING.md §3.2), as find-my-way does under Fastify: in',
           '  definition order 25 routes sit behind an earlier parameter route and could never be reached. Hono',
           '  and Express route in definition order and answer those URLs with the earlier route (the same work).',
           "  Fastify's handlers are synchronous (`reply.send`), its quickest form; the others return their answer.",

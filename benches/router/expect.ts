@@ -8,10 +8,10 @@ import { type Piece, type RouteDef, type RouteTable, WILDCARD } from './routes.j
 /**
  * - `definition`: the first route in definition order that matches (hono's routers).
  * - `static-first`: an exact static route, else the first dynamic route in definition order (Arbor's
- *   default, SPEC §3 rules 2–3).
+ *   default, ROUTING.md §3 rules 2–3).
  * - `specificity`: compare candidates character by character along the path by the kind of piece that
  *   consumes each character (static < constrained < unconstrained < wildcard); the first difference
- *   decides, definition order breaks ties (SPEC §3.2; find-my-way, rou3, memoirist, @medley, koa-tree-router).
+ *   decides, definition order breaks ties (ROUTING.md §3.2; find-my-way, rou3, memoirist, @medley, koa-tree-router).
  */
 export type Rule = 'definition' | 'static-first' | 'specificity';
 
@@ -38,7 +38,7 @@ function anchored(source: string): RegExp {
 
 /**
  * Matches `pieces` against the whole `path`. A parameter takes one or more characters without `/`;
- * an earlier parameter takes the longest value that lets the rest match (SPEC §3.1); a trailing
+ * an earlier parameter takes the longest value that lets the rest match (ROUTING.md §3.1); a trailing
  * wildcard takes the rest, possibly empty.
  */
 export function matchPieces(pieces: readonly Piece[], path: string): Match | null {

@@ -106,7 +106,7 @@ export function parsePattern(pattern: string, constraints: Record<string, string
   return pieces;
 }
 
-/** Arbor's constraint shortcuts used by the generated table (SPEC §2), as JavaScript regex sources. */
+/** Arbor's constraint shortcuts used by the generated table (ROUTING.md §2), as JavaScript regex sources. */
 const SHORTCUTS: Record<string, string> = {
   int: '\\d+',
   year: '\\d{4}',

@@ -112,7 +112,7 @@ const requestCases: RequestCase[] = [
   { name: 'handler sets status 42', path: '/bad-status', status: 500 },
   { name: 'handler throws', path: '/throws', status: 500, check: (r) => expect(r.text).not.toContain('at ') },
   { name: 'handler rejects with a non-Error value', path: '/rejects', status: 500 },
-  // SPEC §4: on a path with routes, any method that reaches the application gets 405 with Allow.
+  // On a path with routes, any method that reaches the application gets 405 with Allow.
   // node's parser refuses a method it does not know (501) before the application sees it.
   {
     name: 'unknown method FOO on a known path',

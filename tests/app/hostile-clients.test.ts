@@ -65,7 +65,7 @@ async function serve(setup: (app: Application) => void, config: ApplicationConfi
   return { ...listening, logger };
 }
 
-describe('every method the parser accepts: 405 with Allow on a known path (SPEC §4)', () => {
+describe('every method the parser accepts: 405 with Allow on a known path', () => {
   const routes = (app: Application) => {
     app.get('/health', (_req, res) => res.send('ok'));
     app.post('/health', (_req, res) => res.send('ok'));
@@ -248,7 +248,7 @@ describe('aborted uploads are not server errors', () => {
   });
 });
 
-describe('bodies are read after the middleware chain (SPEC §5)', () => {
+describe('bodies are read after the middleware chain', () => {
   const token = 'secret';
   const routes = (app: Application) => {
     app.alias('auth', (req, next) =>

@@ -1,4 +1,7 @@
-/** SPEC §4: verbs, match/any, HEAD, OPTIONS, 405, 404, fallback, trailing slash, error bodies — both transports. */
+/**
+ * docs/framework/errors.md, "Status codes": verbs, match/any, HEAD, OPTIONS, 405, 404, fallback, trailing
+ * slash, error bodies — both transports.
+ */
 import { describe, expect, test } from 'vitest';
 import { type Application, HttpError, memoryLogger } from '../../ts/src/app/index.js';
 import { appStarter, transports } from './support/transport.js';

@@ -160,7 +160,7 @@ describe.each(transports)('middleware over $name', (transport) => {
     expect((await c.request('/b')).headers.get('cache-control')).toBe('max-age=5');
   });
 
-  test('CORS: the original three headers by default, and it answers preflights', async () => {
+  test('CORS: three headers by default, and it answers preflights', async () => {
     const c = await start((app) => {
       app.middleware(cors());
       app.get('/tasks', (_req, res) => res.json([]));

@@ -184,7 +184,7 @@ describe('middleware.md: which answers application-wide middleware sees', () => 
     expect((await fetch(`${base}/r?${'x'.repeat(100)}`)).status).toBe(414);
     expect((await exchange(port, request('GET', 'no-slash'))).status).toBe(400);
     expect(seen).toEqual([]);
-    // An unknown method is answered after routing (405 on a known path, 501 elsewhere, SPEC §4), so the
+    // An unknown method is answered after routing (405 on a known path, 501 elsewhere), so the
     // log and CORS see it like any other answer.
     expect((await exchange(port, request('PROPFIND', '/nowhere'))).status).toBe(501);
     expect((await exchange(port, request('PROPFIND', '/r'))).status).toBe(405);

@@ -20,7 +20,7 @@ const get = async (a: Application, path: string, init: RequestInit = {}) => {
 };
 
 describe('groups', () => {
-  test('prefixes concatenate through nesting (the original §4.3)', async () => {
+  test('prefixes concatenate through nesting', async () => {
     const a = app();
     a.group('/api', (api) => {
       api.get('/users', (_req, res) => res.send('users'));
@@ -55,7 +55,7 @@ describe('groups', () => {
   });
 });
 
-describe('resource (the original §4.4)', () => {
+describe('resource (docs/framework/routes.md, "Resources")', () => {
   class PostController {
     static calls = 0;
     constructor() {

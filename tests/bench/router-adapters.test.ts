@@ -161,7 +161,7 @@ describe('the verifier', () => {
     expect(counts).toEqual({ 'find-my-way': 0, 'hono TrieRouter': 25 });
   });
 
-  it('distinguishes the two orders on the GitHub table (~25 requests, SPEC §3.2)', () => {
+  it('distinguishes the two orders on the GitHub table (~25 requests, ROUTING.md §3.2)', () => {
     const expectation = new Expectation(tables.github);
     const differing = tables.github.requests.filter(
       ({ method, path }) =>

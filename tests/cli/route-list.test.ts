@@ -9,7 +9,7 @@ vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 describe('route:list', () => {
   const demo = new DemoCopy();
   beforeAll(() => {
-    // GitHub's classic: the first route takes every request meant for the second (SPEC §3.2).
+    // GitHub's classic: the first route takes every request meant for the second (ROUTING.md §3.2).
     demo.edit('server.ts', (t) =>
       t.replace(
         'app.run();',

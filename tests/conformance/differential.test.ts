@@ -4,7 +4,7 @@
  * every lookup (route id, decoded params, captures, malformed flag, allowed methods).
  *
  * Generators draw from small alphabets on purpose, so that routes collide and paths hit them. They avoid
- * what the SPEC leaves open (constraints with alternation or lazy quantifiers whose split between two
+ * what ROUTING.md leaves open (constraints with alternation or lazy quantifiers whose split between two
  * parameters of one segment is not specified), so a difference is a bug in one of the engines.
  */
 import fc from 'fast-check';

@@ -46,7 +46,7 @@ export interface AllowedCase {
 
 export interface MatchTable {
   name: string;
-  /** The SPEC rule the table pins. */
+  /** The rule of docs/ROUTING.md the table pins. */
   spec: string;
   options?: EngineOptions;
   routes: RouteDef[];
@@ -59,7 +59,7 @@ export interface ErrorCase {
   before?: RouteDef[];
   add: RouteDef;
   code: RouteErrorCode;
-  /** Byte offset in the pattern; omitted where the SPEC does not ask for one (conflicts). */
+  /** Byte offset in the pattern; omitted where ROUTING.md does not give one (conflicts). */
   position?: number;
   conflictsWith?: string;
   why: string;
@@ -159,7 +159,7 @@ export function runMatchTables(engine: EngineUnderTest, tables: MatchTable[]): v
 }
 
 export function runErrorTable(engine: EngineUnderTest, cases: ErrorCase[]): void {
-  describe('registration errors (SPEC §2, §3 rule 4)', () => {
+  describe('registration errors (ROUTING.md §2, §3 rule 4)', () => {
     for (const errorCase of cases) {
       const { pattern, methods } = normalise(errorCase.add);
       const shown = pattern.length > 60 ? `${pattern.slice(0, 40)}…(${pattern.length} chars)` : pattern;

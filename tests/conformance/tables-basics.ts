@@ -1,4 +1,4 @@
-/** SPEC §3 rules 1–5 and §3.1: static vs dynamic, definition order, methods, case, query, empty values. */
+/** ROUTING.md §3 rules 1–5 and §3.1: static vs dynamic, definition order, methods, case, query, empty values. */
 import type { MatchTable } from './harness.js';
 
 export const basicTables: MatchTable[] = [
@@ -56,7 +56,7 @@ export const basicTables: MatchTable[] = [
   },
   {
     name: 'methods select among routes; allowedMethods lists every method that matches',
-    spec: '§3, §4',
+    spec: '§3, Methods',
     routes: [
       ['GET', '/tasks'],
       ['POST', '/tasks'],

@@ -1,4 +1,4 @@
-/** SPEC §2: constraint shortcuts and custom regexes in the Rust `regex` dialect. */
+/** ROUTING.md §2: constraint shortcuts and custom regexes in the Rust `regex` dialect. */
 import type { MatchTable, Unsupported } from './harness.js';
 
 const uuid = '123e4567-e89b-12d3-a456-426614174000';

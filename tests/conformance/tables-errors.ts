@@ -1,5 +1,5 @@
 /**
- * Registration errors (SPEC §2 last paragraph, §3 rule 4): code and byte position in the pattern.
+ * Registration errors (ROUTING.md §2 last paragraph, §3 rule 4): code and byte position in the pattern.
  * Positions: the `:` or `{` of a parameter, the `<` of an unclosed constraint, the first character
  * inside `<…>` of a bad constraint, the `{` of a bad regex block, the offending character otherwise.
  */

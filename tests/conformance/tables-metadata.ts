@@ -1,4 +1,4 @@
-/** Route metadata: templates, parameter info (SPEC §2, §6), and shadowed routes (SPEC §3.2). */
+/** Route metadata: templates, parameter info (ROUTING.md §2, §6), and shadowed routes (ROUTING.md §3.2). */
 import type { MetadataTable } from './harness.js';
 
 const param = (name: string, shortcut: string | null = null, regex: string | null = null) =>
@@ -62,7 +62,7 @@ export const metadataTables: MetadataTable[] = [
   },
   {
     name: 'templates',
-    spec: '§6 path templates',
+    spec: 'OPENAPI.md path templates',
     routes: [
       '/posts/:id',
       '/posts/{id<int>}/:slug?',
@@ -86,7 +86,7 @@ export const metadataTables: MetadataTable[] = [
   },
   {
     name: 'parameter info',
-    spec: '§2, §6',
+    spec: '§2, OPENAPI.md',
     routes: [
       [['GET', 'HEAD'], '/u/:id<int>/:tag<[a-z]+>/:page?'],
       '/d/{day<date>}/*',

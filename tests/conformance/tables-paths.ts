@@ -1,4 +1,4 @@
-/** SPEC §3 rules 5–6 and §3.1: trailing slashes, percent-decoding, malformed escapes, non-ASCII. */
+/** ROUTING.md §3 rules 5–6 and §3.1: trailing slashes, percent-decoding, malformed escapes, non-ASCII. */
 import type { MatchTable } from './harness.js';
 
 export const pathTables: MatchTable[] = [

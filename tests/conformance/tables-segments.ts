@@ -1,4 +1,4 @@
-/** SPEC §2 and §3.1: several pieces per segment, literal text beside parameters, wildcards, optionals. */
+/** ROUTING.md §2 and §3.1: several pieces per segment, literal text beside parameters, wildcards, optionals. */
 import type { MatchTable } from './harness.js';
 
 export const segmentTables: MatchTable[] = [

@@ -1,8 +1,8 @@
 /**
- * SPEC §3.2: `order: 'specificity'`, as decided by the lead (the first wording of §3.2): at each point of
- * the path static text is tried before a constrained parameter, before an unconstrained one, before a
- * wildcard or regex block; among equals, definition order; with backtracking; the first match wins (the
- * full rule is in tests/support/reference-engine/specificity.ts). Each table lists the generic route first, so
+ * ROUTING.md §3.2: `order: 'specificity'`: at each point of the path static text is tried before a
+ * constrained parameter, before an unconstrained one, before a wildcard or regex block; among equals,
+ * definition order; with backtracking; the first match wins (the full rule is in
+ * tests/support/reference-engine/specificity.ts). Each table lists the generic route first, so
  * definition order would choose differently (the contrast table shows it).
  */
 import type { MatchTable } from './harness.js';
@@ -101,13 +101,13 @@ export const specificityTables: MatchTable[] = [
     ],
   },
   {
-    // Decided by the lead: the FIRST wording of SPEC §3.2 ("at each point of the path, static text is
-    // tried before a constrained parameter, before an unconstrained one, before a wildcard; among equals,
-    // definition order; with backtracking"), i.e. a depth-first walk where the first match wins. Two
+    // ROUTING.md §3.2, rule 5 ("at each point of the path, static text is tried before a constrained
+    // parameter, before an unconstrained one, before a wildcard; among equals, definition order; with
+    // backtracking"): a depth-first walk where the first match wins. Two
     // constrained parameters at the same point are equals: the earlier-defined branch is tried first
     // and its match is final, even if the other would differ later (`/a/` static vs `*`).
     name: 'specificity: among equal kinds at a point, the earlier branch is tried first and wins',
-    spec: '§3.2 first wording (lead decision: depth-first, first match wins)',
+    spec: '§3.2 rule 5 (depth-first, first match wins)',
     options: specificity,
     routes: ['/k/:a<slug>/*', '/k/:b<int>/a/'],
     cases: [

@@ -1,6 +1,6 @@
 /**
  * Every route of the reference applications has a doc block ending on the line just above its
- * registration, which is how the OpenAPI exporter attaches annotations (SPEC §6): above the call site, or
+ * registration, which is how the OpenAPI exporter attaches annotations (docs/OPENAPI.md): above the call site, or
  * for a chain formatted over lines (`api\n  .post(…)\n  .uploads(…)`, reported at its `.post` line) above
  * the chain's first line, as the exporter reads it. Anything else between would silently detach them.
  */

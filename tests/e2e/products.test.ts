@@ -1,4 +1,4 @@
-/** The products reference application, row by row of the original's table 4.8, over both transports. */
+/** The products reference application, route by route, over both transports. */
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { createProductsApp } from '../../ts/examples/products/app.js';
 import { Catalog } from '../../ts/examples/products/catalog.js';
@@ -134,7 +134,7 @@ describe.each(transports)('products API over $name (original 4.8)', (transport) 
       expect(reply.headers.get('www-authenticate')).toBe(challenge);
     });
 
-    // SPEC §5 / issue 16: the body is read only after auth lets the request through.
+    // Issue 16: the body is read only after auth lets the request through.
     test.each([
       ['malformed JSON', '{bad'],
       ['a 2 MiB body (limit 1 MiB)', 'x'.repeat(2 * 1024 * 1024)],

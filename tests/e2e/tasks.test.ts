@@ -1,4 +1,4 @@
-/** The tasks reference application, row by row of the original's table 4.7, over both transports. */
+/** The tasks reference application, route by route, over both transports. */
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createTasksApp } from '../../ts/examples/tasks/app.js';
 import { MAX_TASKS, MAX_TITLE_LENGTH, TaskStore } from '../../ts/examples/tasks/store.js';
@@ -70,7 +70,7 @@ describe.each(transports)('tasks API over $name (original 4.7)', (transport) => 
     async (_label, body) => {
       const reply = await client.request('/tasks', { method: 'POST', headers: json, body });
       expect(reply.status).toBe(400);
-      // Validation's answer (issue 17): the original's error and code, and the violation in `details`.
+      // Validation's answer (issue 17): the documented error and code, and the violation in `details`.
       expect(reply.json()).toEqual({
         error: 'The body must be a JSON object',
         code: 400,
@@ -169,7 +169,7 @@ describe.each(transports)('tasks API over $name (original 4.7)', (transport) => 
     expect(log.lines[1]).toMatch(/^GET \/tasks\/x 404 \d+\.\dms$/);
   });
 
-  test('CORS middleware: the three headers of the original on every answer', async () => {
+  test('CORS middleware: the three default headers on every answer', async () => {
     for (const reply of [
       await client.request('/tasks'),
       await create(''),

@@ -293,7 +293,7 @@ describe('historical router bugs', () => {
     expect(await response.json()).toEqual(expect.objectContaining({ code: 400 }));
   });
 
-  it('a whole-path regex block registered on an application matches the whole path (SPEC §2)', async () => {
+  it('a whole-path regex block registered on an application matches the whole path (ROUTING.md §2)', async () => {
     const app = new Application({ logger: memoryLogger() });
     app.get('{^/archive/(\\d{4})/(\\d{2})$}', (req, res) => res.json({ captures: req.captures() }));
     const response = await app.fetch(new Request('http://bugs.test/archive/2024/05'));

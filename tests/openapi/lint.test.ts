@@ -27,8 +27,8 @@ const shown = (problems: NormalizedProblem[]) =>
 /** The warnings the reference documents keep, and why. */
 const KEPT_WARNINGS: Record<string, string[]> = {
   tasks: [],
-  // The original's table 7 recommends documenting ApiError (tests/e2e/original-errors.test.ts reads
-  // it from this document), yet no products route answers with it.
+  // The products document declares ApiError for its error answers (tests/e2e/error-table.test.ts
+  // reads it from this document), yet no products route answers with it.
   products: ['warn no-unused-components #/components/schemas/ApiError'],
 };
 

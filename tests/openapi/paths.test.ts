@@ -1,4 +1,4 @@
-/** Engine metadata → OpenAPI paths and path-parameter schemas (SPEC §6), as a table. */
+/** Engine metadata → OpenAPI paths and path-parameter schemas (docs/OPENAPI.md), as a table. */
 import { describe, expect, it } from 'vitest';
 import { exportWithDiagnostics } from '../../ts/src/openapi/index.js';
 import { normalisePath, openApiPaths } from '../../ts/src/openapi/paths.js';

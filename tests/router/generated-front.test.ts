@@ -131,7 +131,7 @@ describe('generated JavaScript front for small tables', () => {
     expect(compiledTables).toBeGreaterThan(300);
   });
 
-  it('answers the hand-picked edge cases of SPEC §3.1 like the engine', () => {
+  it('answers the hand-picked edge cases of ROUTING.md §3.1 like the engine', () => {
     const s: Scenario = {
       trailingSlash: true,
       routes: [

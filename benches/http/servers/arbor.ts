@@ -1,7 +1,7 @@
 /**
  * Arbor: the tasks API written with `Application`, the same handlers and JSON as every other server of
- * the benchmark. The reference application in `ts/examples/tasks` adds the logging and CORS middleware of
- * the original; they are left out here because no other server has them (the soak test runs the full
+ * the benchmark. The reference application in `ts/examples/tasks` adds logging and CORS middleware;
+ * they are left out here because no other server has them (the soak test runs the full
  * reference application instead).
  */
 import { NOT_FOUND_BODY, TaskStore, TITLE_REQUIRED_BODY, WELCOME } from '../model.js';

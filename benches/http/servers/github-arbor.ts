@@ -24,7 +24,7 @@ const engine =
       }
     : {};
 
-// Specificity order (SPEC §3.2), as find-my-way under Fastify: in definition order 25 of GitHub's routes
+// Specificity order (ROUTING.md §3.2), as find-my-way under Fastify: in definition order 25 of GitHub's routes
 // sit behind an earlier parameter route (`/gists/:gist_id/:sha` before `/gists/:gist_id/star`) and could
 // never be reached.
 // `ARBOR_BENCH_SERVER=arbor` (the `arbor-own` contender): the same application on Arbor's own HTTP/1.1

@@ -1,4 +1,4 @@
-//! Parameter constraints: the shortcuts of SPEC §2, user regexes (the `regex` crate, linear time), and
+//! Parameter constraints: the shortcuts of ROUTING.md §2, user regexes (the `regex` crate, linear time), and
 //! hand-written checks for the shortcuts so the common constraints cost a byte loop, not a regex call.
 
 use std::sync::OnceLock;
@@ -11,7 +11,7 @@ const SIZE_LIMIT: usize = 1 << 20;
 /// Nesting limit of the regex parser (the default, 250, is more than a route ever needs).
 const NEST_LIMIT: u32 = 64;
 
-/// The constraint shortcuts of SPEC §2 and the regex each stands for.
+/// The constraint shortcuts of ROUTING.md §2 and the regex each stands for.
 pub(crate) const SHORTCUTS: &[(&str, &str)] = &[
     ("int", r"\d+"),
     ("slug", "[a-z0-9-]+"),

@@ -21,7 +21,7 @@ pub(crate) struct Draft {
 }
 
 impl Draft {
-    /// Identity of the whole pattern for SPEC §3 rule 4: two routes with the same key for a shared
+    /// Identity of the whole pattern for ROUTING.md §3 rule 4: two routes with the same key for a shared
     /// method conflict. The full variant plus whether the last parameter is optional (`/f/:a?` and
     /// `/f/:b` share a variant but are different patterns: not a conflict, a shadow).
     pub(crate) fn shape_key(&self) -> Vec<u8> {

@@ -1,5 +1,5 @@
 //! Percent-encoding of non-ASCII text (patterns and `find` paths) and percent-decoding of parameter
-//! values. Matching is on the raw, encoded path (SPEC §3.6): decoding happens after the match, per value.
+//! values. Matching is on the raw, encoded path (ROUTING.md §3 rule 6): decoding happens after the match, per value.
 
 use std::borrow::Cow;
 

@@ -1,6 +1,6 @@
-//! What registration checks a new route against: routes of the same shape (a conflict, SPEC §3
+//! What registration checks a new route against: routes of the same shape (a conflict, ROUTING.md §3
 //! rule 4), routes with an identical variant (the earlier keeps that leaf) and routes that contain
-//! a variant (SPEC 3.2, in `shadow`): a route all of whose variants are taken so is shadowed. Rebuilt from the patterns on the
+//! a variant (ROUTING.md §3.2, in `shadow`): a route all of whose variants are taken so is shadowed. Rebuilt from the patterns on the
 //! first insert after a snapshot load.
 
 use foldhash::HashMap;

@@ -13,7 +13,7 @@
 //! assert_eq!(router.lookup(get, b"/users/abc", &mut spans), Lookup::NotFound);
 //! ```
 //!
-//! Matching rules: SPEC §2 and §3. Decisions this crate makes where the SPEC is silent are written
+//! Matching rules: ROUTING.md §2 and §3. Decisions this crate makes where ROUTING.md is silent are written
 //! on the items they concern (see [`Router::insert`] and [`Router::lookup`]).
 
 #![cfg_attr(

@@ -412,7 +412,7 @@ impl Flat {
     /// matches the segment gets a frame of its own, pushed so that the best is popped first, above a
     /// frame for the siblings after the run; `f` is then spent. A tail comes before another when, at
     /// the first character of the segment that one gives to static text and the other to a
-    /// parameter, it has the static text (SPEC 3.2); equal, the earlier sibling (definition order).
+    /// parameter, it has the static text (ROUTING.md §3.2); equal, the earlier sibling (definition order).
     /// A run is at most 64 tails (a bit set of those that match); any beyond are tried in sibling
     /// order after it.
     #[cold]

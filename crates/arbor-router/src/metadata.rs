@@ -53,7 +53,7 @@ pub struct ParamInfo {
     pub optional: bool,
 }
 
-/// How a parameter's value is constrained (SPEC §2).
+/// How a parameter's value is constrained (ROUTING.md §2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ConstraintKind {
     /// `:name`: any non-empty value without `/`.

@@ -1,6 +1,6 @@
 //! How a [`Router`](crate::Router) orders and retries its routes.
 
-/// Which dynamic route wins when several match (SPEC 3.2). An exact static route always wins.
+/// Which dynamic route wins when several match (ROUTING.md §3.2). An exact static route always wins.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Order {
     /// The first defined route that matches (the default; Laravel, Express, hono).
@@ -45,7 +45,7 @@ pub enum Order {
 pub struct RouterOptions {
     /// How dynamic routes are ordered.
     pub order: Order,
-    /// Whether a path that matches nothing is retried with one trailing slash toggled (SPEC 3.1).
+    /// Whether a path that matches nothing is retried with one trailing slash toggled (ROUTING.md §3.1).
     /// `false` is the framework's `strict` mode.
     pub trailing_slash: bool,
 }

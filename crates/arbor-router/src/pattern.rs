@@ -1,4 +1,4 @@
-//! The pattern parser (SPEC §2): turns `/files/:name<[\w-]+>.:ext<jpg|png>` into pieces. It checks
+//! The pattern parser (ROUTING.md §2): turns `/files/:name<[\w-]+>.:ext<jpg|png>` into pieces. It checks
 //! syntax only; constraints are compiled by the route builder (`route.rs`), which reports their errors
 //! at the positions recorded here.
 

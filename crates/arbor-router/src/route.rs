@@ -15,7 +15,7 @@ pub(crate) enum MatcherSpec {
     /// A segment tail holding several parameters or a parameter followed by text (`:a.:b`,
     /// `{id}x`): one anchored regex over the text up to the next `/`, one capture group per parameter
     /// (`groups` gives the group index of each, since constraints may contain groups of their own).
-    /// Greedy groups give the earlier parameter the longest value that lets the rest match (SPEC 3.1).
+    /// Greedy groups give the earlier parameter the longest value that lets the rest match (ROUTING.md §3.1).
     Complex { regex: String, groups: Vec<u32> },
     /// Trailing `*`.
     Wildcard,
@@ -94,7 +94,7 @@ pub(crate) enum Step {
     Dyn(MatcherSpec, Matcher),
 }
 
-/// The shape of a variant for the containment check of SPEC 3.2.
+/// The shape of a variant for the containment check of ROUTING.md §3.2.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Atom {
     Byte(u8),

@@ -1,4 +1,4 @@
-//! Shadowed routes (SPEC 3.2): under definition order, a new dynamic route is reported when earlier
+//! Shadowed routes (ROUTING.md §3.2): under definition order, a new dynamic route is reported when earlier
 //! routes sharing a method match every path it matches: each of its variants (with and without an
 //! optional parameter) is contained in an earlier route, not necessarily the same one. Registration
 //! is the cold path, but it must stay near-linear for tables of 10,000 routes, so candidates come
@@ -146,7 +146,7 @@ fn segment_rest(atoms: &[Packed], from: usize) -> &[Packed] {
     rest.get(..end).unwrap_or_default()
 }
 
-/// Whether every path matched by `r` is matched by `e` (SPEC 3.2), decided piece by piece and
+/// Whether every path matched by `r` is matched by `e` (ROUTING.md §3.2), decided piece by piece and
 /// conservatively: an unconstrained parameter of `e` contains any non-empty, slash-free run of `r`
 /// when it ends its segment, and an identical rest of the segment when it does not (`:p.:q`); a
 /// constrained parameter or a block contains only an identical one; a wildcard contains any rest.

@@ -1,4 +1,4 @@
-//! Exact static routes in one hash table, looked up before the tree: SPEC §3 rule 2 makes an exact
+//! Exact static routes in one hash table, looked up before the tree: ROUTING.md §3 rule 2 makes an exact
 //! static route beat any dynamic one (in both orders), so a whole-path hit is final and the walk is
 //! skipped. The tree then only serves dynamic routes (the flattened tree leaves static leaves out).
 //!

@@ -13,7 +13,7 @@ use crate::route::Step;
 pub(crate) struct Leaf {
     pub(crate) route: RouteId,
     /// `id` for static routes, `id | 1 << 31` for dynamic ones: an exact static route always wins
-    /// (SPEC 3.2), then the smallest id (definition order).
+    /// (ROUTING.md §3.2), then the smallest id (definition order).
     pub(crate) rank: u32,
     pub(crate) layout: Vec<u8>,
 }
@@ -149,7 +149,7 @@ impl Tree {
         }
         // Two routes can reach one leaf without conflicting (`/f/:a?` and `/f/:b`; a static route
         // and the variant of an optional one without it): the lower rank keeps it, i.e. a static
-        // route, else the earlier one (SPEC §3 rules 2 and 3).
+        // route, else the earlier one (ROUTING.md §3 rules 2 and 3).
         if let Some(node) = self.nodes.get_mut(at as usize) {
             if node.leaf.as_ref().is_none_or(|old| leaf.rank < old.rank) {
                 node.leaf = Some(leaf);

@@ -26,7 +26,7 @@ const METHODS: &[&str] = &["GET", "POST", "PUT"];
 /// Lookups also use a method no route has.
 const LOOKUP_METHODS: &[&str] = &["GET", "POST", "PUT", "DELETE"];
 
-/// One step of a route along the tree: a static byte, or a dynamic piece with its rank (SPEC 3.2:
+/// One step of a route along the tree: a static byte, or a dynamic piece with its rank (ROUTING.md §3.2:
 /// 1 tail starting with a constrained parameter, 2 constrained parameter, 3 tail starting with an
 /// unconstrained one, 4 unconstrained parameter, 5 wildcard or regex block) and what identifies its
 /// node (the matcher, whatever the parameter names or spellings).
@@ -374,7 +374,7 @@ impl Naive {
     }
 }
 
-/// Percent-decoding as the SPEC states it: `%XX` is a byte, everything else itself; a `%` without
+/// Percent-decoding as ROUTING.md §3 rule 6 states it: `%XX` is a byte, everything else itself; a `%` without
 /// two hex digits, or bytes that are not UTF-8, is malformed (`None`).
 fn naive_decode(raw: &str) -> Option<String> {
     let mut bytes = Vec::new();

@@ -137,7 +137,7 @@ fn every_github_request_finds_its_definition_order_route() {
             differs_from_own_route += 1;
         }
     }
-    // The shadowed GitHub routes of SPEC 3.2 exist: definition order differs from the listed route.
+    // The shadowed GitHub routes of ROUTING.md §3.2 exist: definition order differs from the listed route.
     assert!(differs_from_own_route > 0);
 }
 

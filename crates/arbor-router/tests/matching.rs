@@ -1,4 +1,4 @@
-//! The matching table: SPEC §2 (syntax), §3 (rules), §3.1 (edge cases), §3.2 (order, shadowing).
+//! The matching table: ROUTING.md §2 (syntax), §3 (rules), §3.1 (edge cases), §3.2 (order, shadowing).
 //! Each test is a list of routes and rows of (path → winning pattern, values cut by its spans:
 //! parameters in `RouteInfo::params` order, then regex captures).
 #![allow(
@@ -14,7 +14,7 @@ use arbor_router::Order::{Definition, Specificity};
 use arbor_router::{Lookup, Spans};
 use common::{check, check_both, ABSENT};
 
-// ---- SPEC §2: syntax --------------------------------------------------------------------------
+// ---- ROUTING.md §2: syntax ----------------------------------------------------------------
 
 #[test]
 fn static_routes() {
@@ -28,7 +28,7 @@ fn static_routes() {
             ("/use", None, &[]),
             ("/usersx", None, &[]),
             ("/about/team/", Some("/about/team/"), &[]),
-            ("/Users", None, &[]), // case-sensitive (SPEC 3.5)
+            ("/Users", None, &[]), // case-sensitive (ROUTING.md §3 rule 5)
             ("", None, &[]),
             ("users", None, &[]),
         ],
@@ -49,7 +49,7 @@ fn colon_param_is_one_non_empty_segment() {
             ("/users/a/b", None, &[]),
             ("/users/", None, &[]),
             ("/users/42/posts/", None, &[]),
-            ("/users/%20x", Some("/users/:id"), &["%20x"]), // raw: decoded later (SPEC 3.6)
+            ("/users/%20x", Some("/users/:id"), &["%20x"]), // raw: decoded later (ROUTING.md §3 rule 6)
             ("/users/a%2Fb", Some("/users/:id"), &["a%2Fb"]), // %2F never splits a segment
         ],
     );
@@ -299,7 +299,7 @@ fn regex_blocks() {
     );
 }
 
-// ---- SPEC §3: matching rules ------------------------------------------------------------------
+// ---- ROUTING.md §3: matching rules --------------------------------------------------------
 
 #[test]
 fn query_and_fragment_are_not_matched() {

@@ -1,4 +1,4 @@
-//! The matching table, continued: SPEC §3.1 edge cases (exact before tolerant, trailing slash,
+//! The matching table, continued: ROUTING.md §3.1 edge cases (exact before tolerant, trailing slash,
 //! duplicate slashes, empty values, non-ASCII), methods and span buffers.
 #![allow(
     clippy::unwrap_used,
@@ -13,7 +13,7 @@ use arbor_router::Order::Definition;
 use arbor_router::{Lookup, Router, RouterOptions, Spans};
 use common::{check_both, find};
 
-// ---- SPEC §3.1: edge cases ---------------------------------------------------------------------
+// ---- ROUTING.md §3.1: edge cases -----------------------------------------------------------
 
 #[test]
 fn exact_before_tolerant_trailing_slash() {

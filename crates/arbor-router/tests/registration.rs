@@ -1,5 +1,5 @@
-//! Registration: errors with positions (SPEC §2, last paragraph), conflicts (SPEC 3.4), shadowing
-//! (SPEC 3.2), names, route metadata and its JSON, and `decode_param` (SPEC 3.6).
+//! Registration: errors with positions (ROUTING.md §2, last paragraph), conflicts (ROUTING.md §3 rule 4), shadowing
+//! (ROUTING.md §3.2), names, route metadata and its JSON, and `decode_param` (ROUTING.md §3 rule 6).
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -138,7 +138,7 @@ fn conflicts_name_both_routes() {
     router.insert(&["GET"], "/x").unwrap();
     router.insert(&["GET"], "/x/").unwrap();
     // The absent variant of an optional parameter is the same as a shorter route: not a conflict
-    // (SPEC §3 rule 4: only the same pattern is); the earlier keeps `/s/x`, but `/s/x/2` still
+    // (ROUTING.md §3 rule 4: only the same pattern is); the earlier keeps `/s/x`, but `/s/x/2` still
     // reaches the later, so it is not reported shadowed (issue 13: only a route all of whose paths
     // are taken is). The same optional pattern twice is a conflict.
     router.insert(&["GET"], "/s/:q").unwrap();
@@ -361,7 +361,7 @@ fn decode_param_table() {
     }
 }
 
-/// Part A decision (SPEC §3 rule 4, 3.2): an optional route and a route equal to one of its variants
+/// Part A decision (ROUTING.md §3 rule 4, §3.2): an optional route and a route equal to one of its variants
 /// are not a conflict; the leaf they share goes to a static route if one is involved, else to the
 /// earlier route (definition order). The later dynamic route is reported shadowed only when all its
 /// paths are taken (`/f/:b` under `/f/:a?`), not when only one variant is (`/g/:b?` under `/g/:a`).

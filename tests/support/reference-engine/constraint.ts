@@ -1,9 +1,9 @@
 /**
- * Parameter constraints (SPEC §2): the shortcuts, user regexes in the Rust dialect, and regex blocks.
+ * Parameter constraints (ROUTING.md §2): the shortcuts, user regexes in the Rust dialect, and regex blocks.
  */
 import { type CaptureGroup, DialectError, translateRegex } from './regex-dialect.js';
 
-/** The shortcuts of SPEC §2 and the regex each stands for (the metadata reports the expansion). */
+/** The shortcuts of ROUTING.md §2 and the regex each stands for (the metadata reports the expansion). */
 export const SHORTCUTS: Readonly<Record<string, string>> = {
   int: '\\d+',
   slug: '[a-z0-9-]+',

@@ -1,5 +1,5 @@
 /**
- * Text helpers of the reference engine: the request-path normalisation of SPEC §3 (query string cut,
+ * Text helpers of the reference engine: the request-path normalisation of ROUTING.md §3 (query string cut,
  * non-ASCII percent-encoded) and byte positions for error messages.
  *
  * Written independently of `../percent-encoding.ts` on purpose: the differential tests compare two
@@ -8,7 +8,7 @@
 
 const utf8 = new TextEncoder();
 
-/** SPEC §3.1: the query string and the fragment are not part of matching. */
+/** ROUTING.md §3.1: the query string and the fragment are not part of matching. */
 export function stripQuery(path: string): string {
   let end = path.length;
   const query = path.indexOf('?');
@@ -20,7 +20,7 @@ export function stripQuery(path: string): string {
 
 /**
  * Percent-encodes every non-ASCII character as UTF-8 with uppercase hex (`é` → `%C3%A9`), the form
- * clients send. ASCII is left alone, existing escapes included (no other normalisation, SPEC §3.1).
+ * clients send. ASCII is left alone, existing escapes included (no other normalisation, ROUTING.md §3.1).
  * Never throws: `TextEncoder` turns a lone surrogate into U+FFFD.
  */
 export function encodeNonAscii(text: string): string {

@@ -47,7 +47,7 @@ class ReferenceEngine implements Engine {
   readonly #order: Order;
   readonly #trailingSlash: boolean;
   readonly #routes: Route[] = [];
-  /** Encoded static path → method → route id: exact static routes beat dynamic ones (SPEC §3 rule 2). */
+  /** Encoded static path → method → route id: exact static routes beat dynamic ones (ROUTING.md §3 rule 2). */
   readonly #statics = new Map<string, Map<string, number>>();
   /** Shape key → method → route id, for conflicts. */
   readonly #shapes = new Map<string, Map<string, number>>();
@@ -166,7 +166,7 @@ class ReferenceEngine implements Engine {
   }
 
   /**
-   * SPEC §3.1: the path exactly as sent first; only when nothing matches, with one trailing slash
+   * ROUTING.md §3.1: the path exactly as sent first; only when nothing matches, with one trailing slash
    * toggled (never for `/`). Spans of the toggled lookup still index into the path as sent: removing a
    * slash keeps every offset valid, adding one may point one past the end (callers clamp).
    */

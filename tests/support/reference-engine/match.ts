@@ -1,6 +1,6 @@
 /**
  * Matching one route against one (encoded, query-free) path, by plain backtracking over its pieces.
- * Slow on purpose: every rule of SPEC §2/§3 is a line here, not a property of a tree.
+ * Slow on purpose: every rule of ROUTING.md §2/§3 is a line here, not a property of a tree.
  */
 import type { Piece } from './pattern.js';
 
@@ -42,7 +42,7 @@ export interface MatchResult {
 
 /**
  * Matches `path` against one variant. Earlier parameters try their longest value first, so
- * `/:file.:ext` on `a.b.c` gives `a.b` + `c` (SPEC §3.1); the first value that lets the rest match wins.
+ * `/:file.:ext` on `a.b.c` gives `a.b` + `c` (ROUTING.md §3.1); the first value that lets the rest match wins.
  */
 export function matchVariant(variant: Variant, path: string): MatchResult | null {
   const { pieces } = variant;

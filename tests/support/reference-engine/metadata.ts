@@ -90,7 +90,7 @@ export function isStaticPattern(pieces: Piece[]): boolean {
 
 /**
  * Two patterns with the same key match the same paths in the same way: registering both for one
- * method is a conflict (SPEC §3 rule 4). Parameter names and the spelling (`:id` / `{id}`, `int` /
+ * method is a conflict (ROUTING.md §3 rule 4). Parameter names and the spelling (`:id` / `{id}`, `int` /
  * `\d+`, `/café` / `/caf%C3%A9`) do not change what a route matches, so they are not part of the key.
  */
 export function shapeKey(pieces: Piece[]): string {

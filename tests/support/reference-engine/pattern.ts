@@ -1,8 +1,8 @@
 /**
- * The pattern parser of the reference engine (SPEC §2, §3.1): `/files/:name<[\w-]+>.:ext<jpg|png>` →
+ * The pattern parser of the reference engine (ROUTING.md §2, §3.1): `/files/:name<[\w-]+>.:ext<jpg|png>` →
  * pieces. Every mistake becomes a `RouteError` with the pattern and a byte position.
  *
- * Syntax decisions the SPEC leaves open (the Rust core decides the same way):
+ * Syntax decisions ROUTING.md leaves open (the Rust core decides the same way):
  * - names are `[A-Za-z0-9_]+`, so `_` right after `:name` belongs to the name (`{a}_:b` separates);
  * - `::` is a literal colon (as in find-my-way): `/v1/{name}::publish`;
  * - `:name?`, `:name<c>?`, `:name?<c>` and the same inside braces are optional parameters;
@@ -22,7 +22,7 @@ import { byteLength, bytePosition, encodeNonAscii } from './encoding.js';
 
 export interface StaticPiece {
   kind: 'static';
-  /** Percent-encoded (SPEC §3.1): what a request carries. */
+  /** Percent-encoded (ROUTING.md §3.1): what a request carries. */
   text: string;
   /** As written (`::` unescaped): for templates. */
   written: string;

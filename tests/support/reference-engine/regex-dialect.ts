@@ -1,5 +1,5 @@
 /**
- * Translation of the Rust `regex` crate dialect (what SPEC §2 promises to users) into a JavaScript
+ * Translation of the Rust `regex` crate dialect (what ROUTING.md §2 promises to users) into a JavaScript
  * `RegExp` source for the `u` flag.
  *
  * Paths are ASCII when they are matched (non-ASCII is percent-encoded first), so Unicode-aware classes

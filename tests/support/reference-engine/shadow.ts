@@ -1,5 +1,5 @@
 /**
- * Shadowed routes (SPEC §3.2): under definition order, is every path a new route matches taken by
+ * Shadowed routes (ROUTING.md §3.2): under definition order, is every path a new route matches taken by
  * earlier dynamic routes? Each variant of the new route (with and without its optional parameter) must
  * be taken by an earlier route, not necessarily the same one; a route only partly taken is not
  * reported. Containment is decided segment by segment and conservatively, so a warning is never false:

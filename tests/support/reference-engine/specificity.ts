@@ -1,10 +1,10 @@
 /**
- * `order: 'specificity'` (SPEC §3.2) as decided by the lead: the first wording of the SPEC — at each
- * point of the path, static text is tried before a constrained parameter, before an unconstrained one,
- * before a wildcard; among equals, definition order; with backtracking; the first match in that order
- * wins. The Rust core walks its tree depth first in that order; this module states the same order as a
- * comparison of two routes that both match a path, so the reference engine picks the same winner
- * without a tree (the rule is also the doc comment of `Order::Specificity` in the core).
+ * `order: 'specificity'` (ROUTING.md §3.2): at each point of the path, static text is tried before a
+ * constrained parameter, before an unconstrained one, before a wildcard; among equals, definition order;
+ * with backtracking; the first match in that order wins. The Rust core walks its tree depth first in
+ * that order; this module states the same order as a comparison of two routes that both match a path, so
+ * the reference engine picks the same winner without a tree (the rule is also the doc comment of
+ * `Order::Specificity` in the core).
  *
  * A route variant is a sequence of steps: one per byte of static text, and one per dynamic piece. A
  * dynamic piece is a parameter that ends its segment, a segment tail (a parameter followed by more
@@ -18,7 +18,7 @@
  *  4. two segment tails of one class: at the first character of the segment that one gives to static
  *     text and the other to a parameter, the one with static text (so `/foo/:bar.png.png` beats
  *     `/foo/:bar.png` on `/foo/value.png.png`, and `/{f}oooo/b` beats `/{f}o/b` on `/foooo/b`); each
- *     tail cut as it matches on its own (SPEC §3.1: earlier parameters take the longest value);
+ *     tail cut as it matches on its own (ROUTING.md §3.1: earlier parameters take the longest value);
  *  5. otherwise (equal classes, or tails that agree on every character): the piece under which the
  *     earliest route of the method was defined (the lowest id among the routes whose steps start with
  *     the same steps up to and including that piece).

@@ -1,5 +1,5 @@
 /**
- * The products reference application (the original's §4.8): a paginated catalogue with bearer
+ * The products reference application: a paginated catalogue with bearer
  * authentication on writes, plus the versioned users listing (`/api/v1/users` deprecated, `/api/v2/users`).
  */
 
@@ -231,7 +231,7 @@ export interface ProductsAppOptions extends ProductsOptions {
   requestLog?: Pick<Logger, 'info'>;
 }
 
-/** CORS for the products API: the original's headers, plus `Authorization` so browsers can send the token. */
+/** CORS for the products API: `cors()`'s three default headers, plus `Authorization` so browsers can send the token. */
 export const productsCors = () => cors({ headers: ['Content-Type', 'Authorization'] });
 
 /** The products application on its own, with request logging and CORS. */

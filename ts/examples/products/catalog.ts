@@ -1,4 +1,4 @@
-/** In-memory product catalogue of the products reference application (the original's §4.8). */
+/** In-memory product catalogue of the products reference application. */
 
 export interface Product {
   id: number;

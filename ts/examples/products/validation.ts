@@ -1,8 +1,8 @@
 /**
  * What the products API checks by hand: only what its annotations cannot say. The application validates
  * each request against the annotations in `app.ts` first (types, required fields, an object body), so
- * these functions see typed values; the 400s of both layers keep the original's bodies
- * ({@link validationError}).
+ * these functions see typed values; the 400s of both layers keep the bodies the products
+ * API documents ({@link validationError}).
  */
 import { type RequestValidationError, Response, type ValidateOptions } from '../../src/app/index.js';
 import { REFERENCE_VALIDATION } from '../validation.js';
@@ -12,7 +12,7 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; error: string; fi
 
 /** A body for `POST /api/products` (validated: name, price and categoryId present and typed). */
 export function checkCreate(body: ProductInput): Checked<ProductInput> {
-  // The original counts an empty name as missing, not as invalid.
+  // An empty name counts as missing, not as invalid (the documented `ValidationError` names it).
   if (body.name === '') return { ok: false, error: 'Missing required fields: name', fields: ['name'] };
   const checked = checkFields(body);
   if (!checked.ok) return checked;
@@ -54,7 +54,7 @@ export function positiveInt(raw: string, max = Number.MAX_SAFE_INTEGER): number 
 
 /**
  * The framework's validation 400 in the bodies the products API documents: `ValidationError`
- * `{ error, code, fields }` for the body (the fields named, as the original does), `Error` `{ error, code }`
+ * `{ error, code, fields }` for the body (the fields named), `Error` `{ error, code }`
  * for the query and path.
  */
 export function validationError(error: RequestValidationError): Response {

@@ -1,5 +1,5 @@
 /**
- * The tasks reference application (the original's §4.7): an in-memory task list with the logging and
+ * The tasks reference application: an in-memory task list with the logging and
  * CORS middleware.
  */
 
@@ -122,7 +122,7 @@ export interface TasksAppOptions extends TasksOptions {
   requestLog?: Pick<Logger, 'info'>;
 }
 
-/** The tasks application on its own, with the logging and CORS middleware of the original. */
+/** The tasks application on its own, with its logging and CORS middleware. */
 export function createTasksApp(options: TasksAppOptions = {}): Application {
   const app = new Application({
     openapi: {

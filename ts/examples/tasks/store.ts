@@ -1,4 +1,4 @@
-/** In-memory task storage of the tasks reference application (the original's §4.7). */
+/** In-memory task storage of the tasks reference application. */
 import { randomUUID } from 'node:crypto';
 
 export interface Task {

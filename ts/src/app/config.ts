@@ -10,7 +10,7 @@ import type { RouterOptions } from '../router/index.js';
 import type { ValidateConfig } from '../validation/validation.js';
 import type { TrustProxy } from './proxy.js';
 
-/** The `openapi` configuration key (the original's §2.1), read by the OpenAPI exporter. */
+/** The `openapi` configuration key (`info`, `servers`), read by the OpenAPI exporter (docs/OPENAPI.md). */
 export interface OpenApiConfig {
   info: {
     title: string;
@@ -37,7 +37,7 @@ export interface RequestIdConfig {
 export interface ApplicationConfig {
   /** The routing engine (default: WebAssembly). */
   engine?: RouterOptions['engine'];
-  /** `'definition'` (default) or `'specificity'` (SPEC §3.2). */
+  /** `'definition'` (default) or `'specificity'` (ROUTING.md §3.2). */
   order?: Order;
   /** `true` (default): `/users/` also matches `/users`; `false`: strict; `'redirect'`: 308 to the canonical form. */
   trailingSlash?: boolean | 'redirect';

@@ -9,7 +9,7 @@
  * Order: target checks (414, 400) → routing (HEAD via GET, trailing-slash redirect, malformed escapes →
  * 400) → application middleware → [matched route: group and route middleware → body (413/400/415) →
  * bindings (404) → handler] or [automatic OPTIONS 204 / 405 / 501 / body → fallback / 404]. The body is
- * read only once every middleware has let the request through (SPEC §5): an auth middleware's 401 never
+ * read only once every middleware has let the request through: an auth middleware's 401 never
  * waits for, buffers or parses an unauthenticated body. Errors thrown inside become responses there, so
  * application middleware (logging, CORS) sees them too.
  */
@@ -276,7 +276,7 @@ export class Kernel {
       return plainError(405, `Method ${method} not allowed`).header('Allow', allowed.join(', '));
     }
     // RFC 9110 §15.6.2: 501 is for a method the server supports on no resource at all. On a path with
-    // routes the useful answer is the 405 above, whatever the method (SPEC §4).
+    // routes the useful answer is the 405 above, whatever the method: which methods the path has.
     if (!this.#table.methods.has(method)) return plainError(501, `Method ${method} is not implemented`);
     const fallback = this.#table.fallback;
     if (fallback !== null) {

@@ -1,6 +1,6 @@
 /**
  * Request bodies: read with a size limit, then parsed by `Content-Type`, once the middleware chain has let
- * the request through (SPEC §5), so an auth middleware answers 401 without buffering or parsing anything.
+ * the request through, so an auth middleware answers 401 without buffering or parsing anything.
  * A middleware that needs the body awaits `req.readBody()`.
  *
  * Decisions (docs/framework/request.md, "Bodies"):

@@ -2,7 +2,7 @@
  * HTTP errors: what a handler or middleware throws to answer with a status other than 500.
  *
  * Every error response the framework writes itself has the body `{ "error": "<message>", "code": <status> }`
- * (the original's `Error` schema, SPEC §4). Anything thrown that is not an {@link HttpError} becomes a 500
+ * (docs/framework/errors.md). Anything thrown that is not an {@link HttpError} becomes a 500
  * whose body says only "Internal Server Error": the real message and stack go to the application's logger,
  * never to the client.
  */

@@ -2,7 +2,7 @@
  * Route handlers: a function `(req, res, ...bound) => Response`, or an array callable — `[Class, 'method']`
  * (a static method, else an instance method on one instance created with no arguments at the first request
  * and shared by every route of that class) or `[instance, 'method']`. The string form `'Class@method'`
- * is refused with a TypeError at registration, as in the original.
+ * is refused with a TypeError at registration: a string names no class.
  */
 import type { AnyParams, Bindings, BoundArgs, PathParams } from './params.js';
 import type { Request } from './request.js';

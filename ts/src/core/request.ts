@@ -89,7 +89,7 @@ function ownEntry(record: Readonly<Record<string, string>>, name: string): strin
 
 /**
  * `req.json()`, `req.body()` or `req.rawBody()` was called before the body was read: in a middleware,
- * which runs before the body is read (SPEC §5), without `await req.readBody()` first.
+ * which runs before the body is read (docs/framework/middleware.md), without `await req.readBody()` first.
  */
 export class BodyNotReadError extends Error {
   readonly code = 'BODY_NOT_READ';
@@ -301,7 +301,7 @@ export class Request<P extends AnyParams = AnyParams> {
     return Object.hasOwn(this.#params, name) ? this.#params[name] : fallback;
   }
 
-  /** `params(name)` is `param(name)` (the original's annotated examples spell it so); `params()` gives all. */
+  /** `params(name)` is `param(name)` (annotated examples spell it so); `params()` gives all. */
   params(): { [K in keyof P]: P[K] };
   params<K extends keyof P & string>(name: K): P[K];
   params(name?: string): unknown {

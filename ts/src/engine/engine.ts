@@ -8,7 +8,7 @@
  * route ids.
  */
 
-/** How dynamic routes compete (SPEC §3.2). */
+/** How dynamic routes compete (ROUTING.md §3.2). */
 export type Order = 'definition' | 'specificity';
 
 export interface EngineOptions {
@@ -76,7 +76,7 @@ export interface RouteInfo {
   /** Number of capture groups of a `{^regex$}` block. */
   captures: number;
   name: string | null;
-  /** Id of an earlier route that matches every path this one matches (SPEC §3.2). */
+  /** Id of an earlier route that matches every path this one matches (ROUTING.md §3.2). */
   shadowedBy: number | null;
   isStatic: boolean;
   /** The pattern as the core parsed it. */

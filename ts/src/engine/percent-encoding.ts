@@ -3,7 +3,7 @@ const HEX = '0123456789ABCDEF';
 
 /**
  * Percent-encodes the non-ASCII characters of a path as UTF-8 with uppercase hex, the way clients send
- * them (SPEC §3.1), leaving everything else — existing escapes included — untouched. Never throws: a lone
+ * them (ROUTING.md §3.1), leaving everything else — existing escapes included — untouched. Never throws: a lone
  * surrogate becomes U+FFFD, as `TextEncoder` does.
  */
 export function encodeNonAscii(path: string): string {

@@ -4,7 +4,7 @@
  * answers themselves (protocol errors, a body too large); the application re-exports them.
  *
  * Every error response the framework writes itself has the body `{ "error": "<message>", "code": <status> }`
- * (the original's `Error` schema, SPEC §4).
+ * (docs/framework/errors.md).
  */
 import { http } from '../builtins.js';
 
@@ -51,7 +51,7 @@ export function statusText(status: number): string {
   return http.STATUS_CODES[status] ?? 'Error';
 }
 
-/** `{ error, code }` — the default error body (SPEC §4). */
+/** `{ error, code }` — the body of every error the framework answers (docs/framework/errors.md). */
 export function errorBody(status: number, message: string = statusText(status)): ErrorBody {
   return { error: message, code: status };
 }

@@ -1,6 +1,6 @@
 /**
- * Cross-origin resource sharing. With no options it adds the three headers of the original's reference
- * application: `Access-Control-Allow-Origin: *`, `Access-Control-Allow-Methods: GET, POST, PUT, DELETE,
+ * Cross-origin resource sharing. With no options it adds three headers, enough for a browser to call a
+ * JSON API: `Access-Control-Allow-Origin: *`, `Access-Control-Allow-Methods: GET, POST, PUT, DELETE,
  * OPTIONS`, `Access-Control-Allow-Headers: Content-Type`. A preflight (`OPTIONS` with
  * `Access-Control-Request-Method`) is answered 204 by the middleware itself, before routing's own
  * automatic OPTIONS.
@@ -25,7 +25,7 @@ const join = (value: readonly string[] | string): string =>
 
 /**
  * @example
- * app.middleware(cors());                                           // the original's three headers
+ * app.middleware(cors());                                           // the three default headers
  * app.middleware(cors({ origin: ['https://app.example'], credentials: true, maxAge: 600 }));
  */
 export function cors(options: CorsOptions = {}): Middleware {

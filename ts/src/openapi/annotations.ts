@@ -1,5 +1,5 @@
 /**
- * Reads the annotations of an application's routes (SPEC §6) into a serialisable {@link AnnotationSet}.
+ * Reads the annotations of an application's routes (docs/OPENAPI.md) into a serialisable {@link AnnotationSet}.
  *
  * A route's doc comes from, in order of precedence: a block with `@api VERB /path` anywhere in a scanned
  * file; the block just above the registration call; the block just above the handler (the rules are

@@ -3,7 +3,7 @@
  *
  * Defaults (the reference applications' routes):
  *   GET /docs                  the static HTML page (generateHtml), readable without JavaScript
- *   GET /api/docs              the OpenAPI document as JSON (the original's json() route)
+ *   GET /api/docs              the OpenAPI document as JSON, through res.json()
  *   GET /api/docs.json         the same document: the stable URL the UI and custom pages load
  *   GET /api/docs/ui           Swagger UI (+ /api/docs/ui/swagger-ui.css, …-bundle.js, …-initializer.js)
  * The document is built at the first request (every route is registered by then) and kept. The docs

@@ -230,7 +230,7 @@ export function exportWithDiagnostics(app: DocumentSource, options: ExportOption
 }
 
 /**
- * The original's facade (section 4.6): `export` and `generateHtml` as static methods.
+ * A facade: `export` and `generateHtml` as static methods (docs/OPENAPI.md).
  *
  * @example
  * const document = OpenApiExporter.export(app, { security: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } });

@@ -1,4 +1,4 @@
-// Annotations → OpenAPI document → static page and Swagger UI (SPEC §6). See docs/OPENAPI.md.
+// Annotations → OpenAPI document → static page and Swagger UI. See docs/OPENAPI.md.
 export { DOCS_ROUTE_PREFIX, operationKey, type ReadOptions, readAnnotations } from './annotations.js';
 export { type DocsHost, type DocsOptions, type DocsResponse, type MountedDocs, mountDocs } from './docs.js';
 export { type ExportResult, exportWithDiagnostics, OpenApiExporter } from './exporter.js';

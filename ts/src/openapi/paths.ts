@@ -1,5 +1,5 @@
 /**
- * From the engine's route metadata to OpenAPI paths and path parameters (SPEC §6):
+ * From the engine's route metadata to OpenAPI paths and path parameters (docs/OPENAPI.md):
  * `:id<int>` → `/x/{id}` with `{type: integer}`, `uuid` → string/uuid, `date` → string/date, any other
  * constraint → string with an anchored `pattern`; an optional trailing parameter gives two paths (with and
  * without it); a wildcard tail becomes a `{wildcard}` parameter; a `{^regex$}` block becomes one `{regex}`

@@ -1,6 +1,6 @@
 /**
  * The annotation grammar: turns one doc block into an operation doc and/or schema docs (the tag table of
- * SPEC §6 / original §2.6). Two steps: the block's lines are split into tags (`tag-lexer.ts`), then each
+ * docs/OPENAPI.md). Two steps: the block's lines are split into tags (`tag-lexer.ts`), then each
  * tag is read, in order, by the reader of its family (operation tags, `@param`, schema tags, `@tag`), all
  * sharing one {@link BlockReader}. Free text before the first tag is the description. Mistakes become
  * diagnostics naming `file:line`; parsing goes on.

@@ -33,7 +33,7 @@ export type RegisteredRoute = {
   webSocket?: boolean;
 };
 
-/** The `openapi` key of the Application's config (SPEC §5). */
+/** The `openapi` key of the Application's config (docs/framework/configuration.md). */
 export interface OpenApiConfig {
   info?: {
     title?: string;
@@ -190,7 +190,7 @@ export interface AnnotationSet {
 
 export type OpenApiVersion = '3.1.0' | '3.0.3';
 
-/** A security scheme object as OpenAPI writes it (bearerAuth, apiKey, basicAuth in the original §5). */
+/** A security scheme object as OpenAPI writes it (`bearerAuth`, `apiKey`, `basicAuth` in the reference applications). */
 export type SecurityScheme = Record<string, unknown> & { type: string };
 
 export interface ExportOptions {

@@ -1,7 +1,7 @@
 /**
  * Where the user registered a route: the first stack frame outside Arbor's own sources, taken from
  * `new Error().stack` at registration. The annotation reader uses it to find the doc block that ends just
- * above the registration (SPEC §6); `route:list` prints it.
+ * above the registration (docs/OPENAPI.md); `route:list` prints it.
  *
  * Works for TypeScript sources run through tsx or vitest (both install source maps, so frames point at the
  * `.ts` lines) and for compiled JavaScript. `file://` URLs are turned into paths.

@@ -40,7 +40,7 @@ export interface RouterOptions extends EngineOptions {
   compiled?: boolean;
   /**
    * Called when a new route can never be chosen for some method because an earlier one matches every
-   * path it matches (SPEC §3.2). Default: a process warning (`ARBOR_ROUTE_SHADOWED`) naming both.
+   * path it matches (ROUTING.md §3.2). Default: a process warning (`ARBOR_ROUTE_SHADOWED`) naming both.
    */
   onShadowed?: (route: RouteInfo, by: RouteInfo) => void;
 }

@@ -129,9 +129,9 @@ export abstract class Registrar<Prefix extends string = '', B extends Bindings =
   }
 
   /**
-   * The seven resource routes of the original's table 4.4 (`posts.index`, `posts.create`, `posts.store`,
-   * `posts.show`, `posts.edit`, `posts.update` for PUT and PATCH, `posts.destroy`), for the methods the
-   * controller has.
+   * The seven resource routes (`posts.index`, `posts.create`, `posts.store`, `posts.show`, `posts.edit`,
+   * `posts.update` for PUT and PATCH, `posts.destroy`), for the methods the controller has
+   * (docs/framework/routes.md, "Resources").
    */
   resource(uri: string, controller: ControllerClass, options?: ResourceOptions): Route[] {
     return resourceRoutes(uri, controller, options).map(({ methods, path, action, name }) =>

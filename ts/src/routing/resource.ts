@@ -1,5 +1,5 @@
 /**
- * Resource routes (the original's table 4.4). `resource('/posts', PostController)` registers, for each
+ * Resource routes (docs/framework/routes.md, "Resources"). `resource('/posts', PostController)` registers, for each
  * method the controller has (static or on the prototype):
  *
  * | Verb | Path | Method | Name |
@@ -12,7 +12,7 @@
  * | PUT, PATCH | /posts/:id | update | posts.update |
  * | DELETE | /posts/:id | destroy | posts.destroy |
  *
- * `/posts/create` beats `/posts/:id` because a static route always beats a dynamic one (SPEC §3).
+ * `/posts/create` beats `/posts/:id` because a static route always beats a dynamic one (ROUTING.md §3).
  */
 import type { ControllerClass } from '../core/handler.js';
 

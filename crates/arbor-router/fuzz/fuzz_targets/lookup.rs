@@ -1,7 +1,7 @@
 //! Fuzz target: arbitrary patterns inserted, arbitrary paths looked up (both orders), the router
 //! snapshotted and reloaded (its metadata and shapes equal), and arbitrary bytes deserialized. Nothing may panic, and a reloaded
-//! router must answer exactly as the original, also after one more pattern is inserted into both (the
-//! reloaded router rebuilds its registration tree then: it must be the original's).
+//! router must answer exactly as the router it was saved from, also after one more pattern is inserted
+//! into both (the reloaded router rebuilds its registration tree then: it must be the saved router's).
 #![no_main]
 
 use arbor_router::{decode_param, Lookup, Order, Router, RouterOptions, Spans};
@@ -73,7 +73,7 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(
             r.serialize(),
             router.serialize(),
-            "the rebuilt tree is the original's"
+            "the rebuilt tree is the saved router's"
         );
     }
     let mut spans = Spans::new();

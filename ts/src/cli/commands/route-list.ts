@@ -1,6 +1,6 @@
 /**
  * `arbor route:list`: the registered routes in definition order — a table for people, `--json` for
- * scripts — with the routes that can never match (SPEC §3.2) called out.
+ * scripts — with the routes that can never match (ROUTING.md §3.2) called out.
  */
 import { relative } from 'node:path';
 import type { PatternPiece } from '../../engine/engine.js';

@@ -5,7 +5,7 @@
  * one before is written, which keeps responses in request order without a queue. What a client can make
  * the server hold is bounded both ways: unread bytes past {@link HIGH_WATER} pause the socket while a
  * request is served, and answers the client does not read past {@link OWED_LIMIT} stop the parsing (and
- * the reading) until they drain. A body is read only when the handler asks (SPEC §5: after the
+ * the reading) until they drain. A body is read only when the handler asks (after the
  * middleware); a body still arriving when the answer is written is not waited for: the connection closes
  * after that answer instead.
  *

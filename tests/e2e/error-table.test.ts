@@ -1,4 +1,7 @@
-/** The original's table 7 (errors), one row per test, plus the cases it leaves open and we decided. */
+/**
+ * The reference applications' error answers, one case per test (documented errors, registration mistakes,
+ * the documents' error schemas), plus the unmatched cases the framework decides (docs/framework/errors.md).
+ */
 import { describe, expect, test } from 'vitest';
 import { createProductsApp } from '../../ts/examples/products/app.js';
 import { createTasksApp } from '../../ts/examples/tasks/app.js';
@@ -9,7 +12,7 @@ import { type Client, transports } from '../app/support/transport.js';
 
 const quiet = () => ({ config: withEngine({ logger: memoryLogger() }), requestLog: memoryLogger() });
 
-describe.each(transports)('original table 7 over $name', (transport) => {
+describe.each(transports)('error answers over $name', (transport) => {
   const withClient = async (app: Application, run: (client: Client) => Promise<void>) => {
     const client = await transport.connect(app);
     try {
@@ -74,7 +77,7 @@ describe.each(transports)('original table 7 over $name', (transport) => {
     });
   });
 
-  test('undefined in the original, decided: unmatched without fallback → 404 { error, code }; constraint miss → 404', async () => {
+  test('decided by the framework: unmatched without fallback → 404 { error, code }; constraint miss → 404', async () => {
     const app = new Application(withEngine());
     app.get('/items/:id<int>', (_req, res) => res.send());
     await withClient(app, async (c) => {
@@ -84,7 +87,7 @@ describe.each(transports)('original table 7 over $name', (transport) => {
   });
 });
 
-describe('original table 7, registration and documentation rows', () => {
+describe('error cases at registration and in the documents', () => {
   test("array callable written as 'Class@method' → TypeError at registration", () => {
     const app = new Application(withEngine());
     expect(() => app.get('/posts', 'PostController@index' as never)).toThrow(TypeError);
