@@ -1,4 +1,15 @@
-// The package entry: the standalone router and, on top of it, the framework.
+/**
+ * The package entry, `arbor-router`: the standalone {@link Router} and, on top of it, the framework
+ * ({@link Application}, its middleware and helpers, the OpenAPI exporter).
+ *
+ * @example
+ * import { Application } from 'arbor-router';
+ * const app = new Application();
+ * app.get('/tasks/:id<int>', (req, res) => res.json({ id: req.param('id') }));
+ * await app.run({ port: 3000 });
+ *
+ * @module arbor-router
+ */
 
 export * from './app/index.js';
 export type { EngineOptions, Order, ParamInfo, ParamKind, RouteInfo, RouteShape } from './engine/engine.js';

@@ -56,9 +56,9 @@ import { type RunOptions, superviseWorkers } from './workers.js';
  * `B` holds the value types of the bindings registered so far (`bind()` returns the application typed
  * with one more), so handlers' bound arguments are typed.
  *
- * The application is a front over its parts: the {@link RouteTable} (registration, names, aliases), the
- * {@link Kernel} (built once when serving starts; serves each request from one lookup), the contract
- * checks, the {@link ServerLifecycle} and the transports, wired here.
+ * The application is a front over its parts: the route table (registration, names, aliases), the kernel
+ * (built once when serving starts; serves each request from one lookup), the contract checks, the server
+ * lifecycle and the transports, wired here.
  */
 export class Application<B extends Bindings = NoBindings> extends Registrar<'', B> {
   readonly config: Readonly<ApplicationConfig>;

@@ -36,6 +36,13 @@ export interface FieldPart {
   value: string;
 }
 
+/**
+ * One part of a `multipart/form-data` body as `req.parts()` yields it: a file (its bytes streamed) or a
+ * plain field. Narrow on `type`.
+ *
+ * @example
+ * for await (const part of req.parts()) if (part.type === 'field') fields[part.fieldname] = part.value;
+ */
 export type Part = FilePart | FieldPart;
 
 /** What checks a streamed form against its route's contract (validation.ts builds it). */

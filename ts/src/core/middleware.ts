@@ -13,10 +13,23 @@ import { Response } from './response.js';
 
 /** What a middleware calls to run the rest of the chain. */
 export interface NextHandler {
+  /** Runs the rest of the chain (the next middleware, at last the handler) and resolves to its response. */
   handle(req: Request): Promise<Response>;
 }
 
+/**
+ * A function around the handler: it may answer itself, or call `handler.handle(req)` and change the
+ * response it gets. Register it with `middleware()` on the application, a group or a route.
+ *
+ * @example
+ * const poweredBy: Middleware = async (req, handler) => (await handler.handle(req)).header('X-Powered-By', 'arbor');
+ * app.middleware(poweredBy);
+ */
 export type Middleware = (req: Request, handler: NextHandler) => Response | Promise<Response>;
+/**
+ * Makes a middleware from the arguments of a named reference: `'throttle:60,1'` calls the `throttle`
+ * factory with `'60', '1'`. Register one under a name with the application's middleware aliases.
+ */
 export type MiddlewareFactory = (...args: string[]) => Middleware;
 
 /** A name (`'auth'`, `'throttle:60,1'`) or a middleware function. */

@@ -17,6 +17,7 @@ import { HeaderError } from './errors.js';
 export type { ServerSentEvent } from '../helpers/sse.js';
 export type { SseOptions } from '../helpers/sse-stream.js';
 export { StreamBody, type StreamSource } from '../http/response-stream.js';
+/** What `res.header()` takes: a string, a number, or several values (a repeated header, `Set-Cookie`). */
 export type HeaderValue = string | number | readonly string[];
 /** A body held whole (a string, bytes), one produced over time ({@link StreamBody}), or none. */
 export type ResponseBody = string | Uint8Array | StreamBody | null;
@@ -25,7 +26,9 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** What a response may ask of the request it answers (files answer its conditional and range fields). */
 export interface RequestView {
+  /** The request method, upper case. */
   getMethod(): string;
+  /** The request header `name` (any case), or `undefined`. */
   header(name: string): string | undefined;
   /** The application's cookie signer, when it has secrets. */
   readonly cookieSigner?: CookieSigner | null;
@@ -107,6 +110,7 @@ export class Response {
     return this.clone().header(name, value);
   }
 
+  /** Removes the header `name` (any case), if set. */
   removeHeader(name: string): this {
     this.#headers.delete(name.toLowerCase());
     return this;
@@ -117,6 +121,7 @@ export class Response {
     return this.#headers.get(name.toLowerCase())?.values.join(', ');
   }
 
+  /** Whether the header `name` (any case) is set. */
   hasHeader(name: string): boolean {
     return this.#headers.has(name.toLowerCase());
   }
@@ -289,6 +294,7 @@ export class Response {
     this.#body = body;
   }
 
+  /** A copy with the same status, headers and body, for the same request; changing one leaves the other alone. */
   clone(): Response {
     const copy = new Response(this.#request);
     copy.#status = this.#status;

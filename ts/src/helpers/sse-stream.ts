@@ -13,6 +13,13 @@ import { Readable } from 'node:stream';
 import { type Beating, startBeating, stopBeating } from './heartbeat.js';
 import { encodeEvent, type ServerSentEvent } from './sse.js';
 
+/**
+ * Options of an event stream (`res.sse()`): how often an idle stream sends a heartbeat, and how far a slow
+ * client may fall behind before it is cut.
+ *
+ * @example
+ * return res.sse(events(), { heartbeatMs: 30_000 });
+ */
 export interface SseOptions {
   /** A comment line is sent after this many ms without an event (default 15,000; 0: never). */
   heartbeatMs?: number;

@@ -8,6 +8,13 @@ import type { Http2SecureServer, Http2Server } from 'node:http2';
 import type { Server as HttpsServer } from 'node:https';
 import type { Server } from 'node:net';
 
+/**
+ * Limits every server applies, whichever serves (`server` option of `run()` and `createServer()`): the
+ * size of a request head and how long a client may take.
+ *
+ * @example
+ * await app.run({ port: 3000, requestTimeout: 30_000, keepAliveTimeout: 10_000 });
+ */
 export interface ServerOptions {
   /** Longest request head accepted (request line + headers); beyond it: 431. Default 16 KiB. */
   maxHeaderSize?: number;
@@ -25,7 +32,7 @@ export interface ServerOptions {
  */
 export type ServerKind = 'node' | 'https' | 'http2' | 'arbor';
 
-/** A server with `closeGracefully()` and its {@link ServerKind}. */
+/** A server with `closeGracefully()` and its `kind`: which server it is (`'node'`, `'https'`, `'http2'` or `'arbor'`). */
 export interface ArborServer extends Server {
   readonly kind: ServerKind;
   /**

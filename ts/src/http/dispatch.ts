@@ -45,7 +45,7 @@ export interface IncomingInput {
   /**
    * Present when the request asks to switch protocols (`Connection: upgrade` with an `Upgrade` field, e.g.
    * a WebSocket handshake) on a transport that can hand its connection over. Whoever serves the request
-   * may {@link UpgradeChannel.take} it; if nobody does, the transport writes the answer and then closes
+   * may take it (`upgrade.take()`); if nobody does, the transport writes the answer and then closes
    * the connection (the bytes after such a request are never read as HTTP: they may be the new protocol).
    */
   upgrade?: UpgradeChannel | undefined;
@@ -72,7 +72,9 @@ export interface UpgradeChannel {
 
 /** The answer a transport writes back (the application's `Response` is one). */
 export interface OutgoingResponse {
+  /** The status code to write. */
   getStatus(): number;
+  /** The headers to write, by name; a repeated header as an array. */
   getHeaders(): Record<string, string | readonly string[]>;
   /** The headers as a flat `[name, value, …]` list (a repeated header repeats its name), when the
    * response can give them so without building the record of {@link getHeaders}. */

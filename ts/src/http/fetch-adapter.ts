@@ -8,6 +8,13 @@ import { HttpError } from './errors.js';
 import { clientAborted, limitedChunks, readLimited } from './request-body.js';
 import { StreamBody } from './response-stream.js';
 
+/**
+ * What a fetch-style host knows about a request besides the `Request` itself, passed to the application's
+ * fetch handler (the fetch API carries no client address).
+ *
+ * @example
+ * Deno.serve((request, info) => app.fetch(request, { remoteAddress: info.remoteAddr.hostname }));
+ */
 export interface FetchInfo {
   /**
    * The client address, for throttling and logs (the fetch API does not carry one). Without it `req.ip`

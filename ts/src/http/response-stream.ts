@@ -11,6 +11,7 @@ export type StreamSource =
   | ReadableStream<Uint8Array | string>
   | AsyncIterable<Uint8Array | string>;
 
+/** Options of a {@link StreamBody}. */
 export interface StreamBodyOptions {
   /**
    * Events rather than a document (Server-Sent Events): the head goes out at once, before the first
@@ -19,10 +20,21 @@ export interface StreamBodyOptions {
   live?: boolean;
 }
 
+/**
+ * A response body produced over time: what `res.send()` makes of a Node `Readable`, a web
+ * `ReadableStream` or an `AsyncIterable` of strings and bytes. Every transport writes it the same way,
+ * reading the next chunk only when the client took the last one and stopping the source when the client
+ * leaves. A handler rarely makes one itself: it passes the source to `res.send()`; a middleware meets one
+ * as `res.getBody()`.
+ *
+ * @example
+ * async function* lines() { yield 'one\n'; yield 'two\n'; }
+ * app.get('/lines', (req, res) => res.send(lines()));
+ */
 export class StreamBody {
   /** The chunks, strings or bytes, in order. Destroying it stops the source. */
   readonly readable: Readable;
-  /** See {@link StreamBodyOptions.live}. */
+  /** Events rather than a document (Server-Sent Events): the head goes out before the first chunk. */
   readonly live: boolean;
 
   constructor(source: StreamSource, options: StreamBodyOptions = {}) {

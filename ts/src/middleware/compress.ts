@@ -19,6 +19,7 @@ import {
 
 export type { CompressEncoding } from './compress-codings.js';
 
+/** Options of the {@link compress} middleware: what is worth compressing, and with which codings. */
 export interface CompressOptions {
   /**
    * The smallest whole body compressed, in bytes (default 1024, as @fastify/compress and express's

@@ -26,6 +26,7 @@ export type RequestLogRecord = {
   bytes?: number;
 };
 
+/** Options of the {@link requestLogger} middleware: where the line goes, and the clock that times it. */
 export interface RequestLoggerOptions {
   /** Defaults to the console. Pass the application's logger (a pino instance, say) to keep the fields. */
   logger?: Pick<Logger, 'info'>;

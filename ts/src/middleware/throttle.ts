@@ -13,6 +13,7 @@ import { type Middleware, middlewareFactory } from '../core/middleware.js';
 import type { Request } from '../core/request.js';
 import { Response } from '../core/response.js';
 
+/** What a {@link RateLimitStore} answers for one hit: the count so far in the window, and when it ends. */
 export interface RateLimitHit {
   /** Requests counted in the current window, this one included. */
   count: number;
@@ -22,12 +23,19 @@ export interface RateLimitHit {
 
 /** Counts hits per key in fixed windows. Implementations must be safe for concurrent calls. */
 export interface RateLimitStore {
+  /** Counts one hit for `key`, opening a window of `windowMs` when none is open, and answers the window's state. */
   hit(key: string, windowMs: number): Promise<RateLimitHit>;
 }
 
 /**
  * The in-memory store: one process only. Expired windows are swept as new hits arrive, so memory stays
- * proportional to the clients seen within one window.
+ * proportional to the clients seen within one window. It is the default; pass one yourself to share it
+ * between several `throttle()` middlewares or to give it a clock in tests. Applications that run as
+ * several processes use `RedisRateLimitStore` from `arbor-router/redis` instead.
+ *
+ * @example
+ * const store = new MemoryRateLimitStore();
+ * app.get('/search', search).middleware(throttle({ max: 60, minutes: 1, store }));
  */
 export class MemoryRateLimitStore implements RateLimitStore {
   readonly #windows = new Map<string, RateLimitHit>();
@@ -38,6 +46,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.#now = now;
   }
 
+  /** Counts one hit for `key` in this process (see {@link RateLimitStore.hit}). */
   async hit(key: string, windowMs: number): Promise<RateLimitHit> {
     const now = this.#now();
     if (now >= this.#nextSweep) this.#sweep(now, windowMs);
@@ -56,6 +65,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 }
 
+/** Options of the {@link throttle} middleware: how many requests per window, counted where and for whom. */
 export interface ThrottleOptions {
   /** Requests allowed per window. */
   max: number;
@@ -65,6 +75,7 @@ export interface ThrottleOptions {
   store?: RateLimitStore;
   /** Who is counted; default: `user:<id>` when `req.get('user')` has an `id`, else `ip:<address>`. */
   key?: (req: Request) => string;
+  /** Milliseconds clock; injectable for deterministic tests. Defaults to `Date.now`. */
   now?: () => number;
 }
 

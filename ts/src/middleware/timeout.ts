@@ -17,6 +17,16 @@ export interface TimeoutOptions {
   status?: 503 | 504;
 }
 
+/**
+ * A deadline for answering: when `ms` milliseconds pass without an answer, the client gets a 503 (or
+ * `options.status`) and `req.signal` fires with a `TimeoutError`, so the handler can stop what it waits
+ * for. A streamed answer still flowing at the deadline is cut; Server-Sent Events are exempt. Where
+ * several apply (an application's and a route's), the first to pass wins.
+ *
+ * @example
+ * app.middleware(timeout(5_000));
+ * app.get('/report', report).middleware(timeout(500, { status: 504 }));
+ */
 export function timeout(ms: number, options: TimeoutOptions = {}): Middleware {
   if (!Number.isInteger(ms) || ms <= 0)
     throw new RangeError(`timeout(${String(ms)}): expected a positive whole number of milliseconds`);

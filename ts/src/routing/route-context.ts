@@ -17,6 +17,11 @@ import type { Route } from './route-registration.js';
 /** `(raw, req) => value`; `null`/`undefined` answers 404. */
 export type BindingResolver = (value: string, req: Request) => unknown;
 
+/**
+ * What the router stores for one route: the registered route, its handler and what the kernel resolved
+ * for it (middleware chain, parameter bindings, contract checks). A middleware meets it as `req.route`'s
+ * source; applications rarely use it directly.
+ */
 export class RouteContext implements RouteSource {
   /** The registered route (`req.route`'s id, name and pattern; the tooling's view). */
   readonly route: Route;

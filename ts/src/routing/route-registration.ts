@@ -98,6 +98,7 @@ export class Route {
     return this;
   }
 
+  /** The route's name (`name('tasks.show')`), or `null` when it has none. */
   getName(): string | null {
     return this.#name;
   }
@@ -174,6 +175,7 @@ export class Route {
     return this.callSite === null ? null : `${this.callSite.file}:${this.callSite.line}`;
   }
 
+  /** The route as the tooling lists it (the route list, the OpenAPI exporter): `info` is the engine's metadata of it. */
   describe(info: RouteInfo, validated = false): RegisteredRoute {
     return {
       id: this.id,

@@ -10,6 +10,13 @@
 import type { RouteInfo } from '../engine/engine.js';
 import { RouteError } from '../errors.js';
 
+/**
+ * The values {@link generateUrl} and `app.url()` fill a pattern with: one per parameter, and any other
+ * key goes to the query string (an array repeats it; `null` and `undefined` leave it out).
+ *
+ * @example
+ * app.url('tasks.show', { id: 42, tab: 'notes' }); // '/tasks/42?tab=notes'
+ */
 export type UrlParams = Record<
   string,
   string | number | boolean | readonly (string | number)[] | null | undefined

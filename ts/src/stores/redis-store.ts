@@ -17,6 +17,8 @@
  * import { Redis } from 'ioredis';
  * const store = new RedisRateLimitStore({ client: new Redis(process.env.REDIS_URL) });
  * app.get('/search', search).middleware(throttle({ max: 60, minutes: 1, store }));
+ *
+ * @module arbor-router/redis
  */
 
 import { crypto } from '../builtins.js';
@@ -27,11 +29,15 @@ import type { RateLimitHit, RateLimitStore } from '../middleware/throttle.js';
  * imported from ioredis so that the package's types do not require ioredis to be installed.
  */
 export interface RedisClient {
+  /** Runs a script Redis already holds, by its SHA-1. */
   evalsha(sha1: string, numkeys: number, ...args: (string | number)[]): Promise<unknown>;
+  /** Runs a script (and makes Redis hold it for later `evalsha` calls). */
   eval(script: string, numkeys: number, ...args: (string | number)[]): Promise<unknown>;
+  /** Deletes keys; answers how many existed. */
   del(...keys: string[]): Promise<number>;
 }
 
+/** Options of a {@link RedisRateLimitStore}: the client it sends through and the prefix of its keys. */
 export interface RedisRateLimitStoreOptions {
   /** A connected (or connecting) client. The caller owns it: the store never closes it. */
   client: RedisClient;
@@ -94,7 +100,14 @@ export class RedisRateLimitStore implements RateLimitStore {
   static async fromUrl(
     url: string,
     options: { prefix?: string; clientOptions?: Record<string, unknown> } = {},
-  ): Promise<{ store: RedisRateLimitStore; client: RedisClient & { quit(): Promise<unknown> } }> {
+  ): Promise<{
+    store: RedisRateLimitStore;
+    /** The client the store made; the caller owns it (`quit()` closes it). */
+    client: RedisClient & {
+      /** Closes the connection once pending replies are in. */
+      quit(): Promise<unknown>;
+    };
+  }> {
     let ioredis: IoRedisModule;
     try {
       // A variable specifier: bundlers and type checkers must not require the optional peer.

@@ -31,6 +31,13 @@ import { type FormReading, fieldsSchema, readForm, streamedFormGuard } from './f
 /** `validate` in the configuration or on a route. */
 export type ValidateConfig = boolean | ValidateOptions;
 
+/**
+ * What `validate` checks against the route's documented contract: requests before the handler, and
+ * responses after it.
+ *
+ * @example
+ * const app = new Application({ validate: { requests: true, responses: 'log' } });
+ */
 export interface ValidateOptions {
   /** Check requests before the handler (default true). */
   requests?: boolean;
