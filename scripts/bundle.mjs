@@ -1,7 +1,7 @@
 // The package's runtime as users load it: three bundles in dist/ts/src/bundle/ (the index, the Redis store
 // and the CLI), the code they share in chunks beside them, built by esbuild from tsc's output. Loading the
-// framework as its ~57 compiled modules cost a start ~25 ms more than one bundle (resolving, reading and
-// compiling each file; docs/PERFORMANCE.md, "Start-up from the route cache").
+// framework as its compiled modules, one file each, makes every start resolve, read and compile each of
+// them; one bundle does that once (the figures: docs/PERFORMANCE.md, "Start-up from the route cache").
 //
 // The bundles sit one directory below dist/ts/src, at the depth of every compiled module, so the paths the
 // code builds from its own URL (`../engine/wasm-pkg/`, `../openapi/swagger-ui-dist/`, the root of Arbor's

@@ -47,6 +47,7 @@ describe.skipIf(skipWhenMissing(missing))(
         'README.md',
         'LICENSE',
         'docs/ROUTING.md',
+        'docs/framework/routes.md',
         'dist/ts/src/bundle/index.js',
         'dist/ts/src/index.d.ts',
         'dist/ts/src/bundle/redis-store.js',

@@ -1,6 +1,7 @@
 /**
  * The application: registration (verbs, groups, resources, names, bindings, fallback, middleware) and the
- * three ways to serve it — `run()` (Arbor's HTTP/1.1 server, or node:http), `listener` (mount in an existing server) and `fetch()`.
+ * three ways to serve it — `run()` (node:http by default, or Arbor's own HTTP/1.1 server with
+ * `server: 'arbor'`), `listener` (mount in an existing server) and `fetch()`.
  *
  * @example
  * import { Application, cors, requestLogger } from 'arbor-router';
@@ -280,8 +281,8 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
   };
 
   /**
-   * The application's server, not yet listening: Arbor's own HTTP/1.1 server, or node:http with
-   * `server: 'node'` (timeouts from the configuration).
+   * The application's server, not yet listening: node:http by default (node:https with `tls`, node:http2
+   * with `http2`), or Arbor's own HTTP/1.1 server with `server: 'arbor'` (timeouts from the configuration).
    */
   createServer(): AppServer {
     return this.#lifecycle.create(this.#serving());
