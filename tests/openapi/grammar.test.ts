@@ -1,8 +1,8 @@
 /** The lexer that finds doc blocks, and the `{type}` language, as tables. */
 import { describe, expect, it } from 'vitest';
-import { findDocBlocks } from '../../ts/src/openapi/comments.js';
-import { parseBlock } from '../../ts/src/openapi/tags.js';
-import { parseType, typeToSchema } from '../../ts/src/openapi/type-expr.js';
+import { findDocBlocks } from '../../ts/src/openapi/grammar/comments.js';
+import { parseBlock } from '../../ts/src/openapi/grammar/tags.js';
+import { parseType, typeToSchema } from '../../ts/src/openapi/grammar/type-expr.js';
 
 describe('findDocBlocks', () => {
   it.each([

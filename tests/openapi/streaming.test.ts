@@ -7,15 +7,15 @@ import { Readable } from 'node:stream';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Application, memoryLogger, Response } from '../../ts/src/app/index.js';
-import { findDocBlocks } from '../../ts/src/openapi/comments.js';
 import { contractDefinitions } from '../../ts/src/openapi/contract.js';
+import { findDocBlocks } from '../../ts/src/openapi/grammar/comments.js';
+import { parseBlock } from '../../ts/src/openapi/grammar/tags.js';
 import {
   type DiagnosticCode,
   exportWithDiagnostics,
   type OpenApiDocument,
   type OpenApiVersion,
 } from '../../ts/src/openapi/index.js';
-import { parseBlock } from '../../ts/src/openapi/tags.js';
 import { ContractCompiler } from '../../ts/src/validation/validation.js';
 import { documented, fixture, source, table } from './helpers.js';
 

@@ -6,7 +6,7 @@
  */
 
 import type { Logger } from '../core/logger.js';
-import { operationKey, readAnnotations } from '../openapi/annotations.js';
+import { operationKey, readAnnotations } from '../openapi/annotations/annotations.js';
 import { contractDefinitions } from '../openapi/contract.js';
 import type { AnnotationSet } from '../openapi/types.js';
 import type { Route } from '../routing/route-registration.js';

@@ -5,7 +5,7 @@
 import { dirname } from 'node:path';
 import { fs } from '../builtins.js';
 import type { Order } from '../engine/engine.js';
-import { readAnnotations } from '../openapi/annotations.js';
+import { readAnnotations } from '../openapi/annotations/annotations.js';
 import type { AnnotationSet, RegisteredRoute } from '../openapi/types.js';
 import { registrationIndex } from './expected.js';
 import { fingerprint, tableOptions } from './fingerprint.js';

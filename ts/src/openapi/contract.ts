@@ -8,8 +8,8 @@
  */
 import type { ParamInfo } from '../engine/engine.js';
 import { type FormContract, formContract } from './form.js';
+import { type JsonSchema, parseType, typeToSchema } from './grammar/type-expr.js';
 import { isFileResponse, isJsonMedia, responseMediaTypes } from './media.js';
-import { type JsonSchema, parseType, typeToSchema } from './type-expr.js';
 import type { AnnotationSet, OperationDoc } from './types.js';
 
 /** Where a checked parameter is read. Cookies are documented, not checked. */

@@ -11,7 +11,7 @@
  * carry an ETag (304 on `If-None-Match`), `Cache-Control` and a brotli or gzip body when accepted
  * (static-asset.ts).
  */
-import { DOCS_ROUTE_PREFIX } from './annotations.js';
+import { DOCS_ROUTE_PREFIX } from './annotations/annotations.js';
 import { exportWithDiagnostics } from './exporter.js';
 import { generateHtml } from './html.js';
 import { type AssetRequest, type AssetResponse, StaticAsset } from './static-asset.js';

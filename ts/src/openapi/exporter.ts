@@ -2,13 +2,13 @@
  * `OpenApiExporter.export(app, options?)`: the OpenAPI document of an application, built from the engine's
  * route metadata (paths, parameters), the annotations (everything else) and `config.openapi` (info, servers).
  */
-import { isDocsRoute, operationKey, readAnnotations } from './annotations.js';
+import { isDocsRoute, operationKey, readAnnotations } from './annotations/annotations.js';
 import { hasRequestChecks, routeContract, VALIDATION_PROBLEM_SCHEMA } from './contract.js';
 import { emitOnce } from './diagnostics.js';
+import { parseType, referencedSchemas, schemaExample, typeToSchema } from './grammar/type-expr.js';
 import { generateHtml } from './html.js';
 import { type BuildContext, buildOperation } from './operation.js';
 import { openApiPaths } from './paths.js';
-import { parseType, referencedSchemas, schemaExample, typeToSchema } from './type-expr.js';
 import type {
   AnnotationSet,
   Diagnostic,

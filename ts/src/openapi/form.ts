@@ -12,7 +12,7 @@
  * @example
  * parseFileType('file[1..5]') // { multiple: true, min: 1, max: 5 }
  */
-import { type JsonSchema, parseType, type TypeExpr } from './type-expr.js';
+import { type JsonSchema, parseType, type TypeExpr } from './grammar/type-expr.js';
 import type { OpenApiVersion, OperationDoc, ParamDoc } from './types.js';
 
 /** A file field's shape: one file, or several with optional bounds on their number. */

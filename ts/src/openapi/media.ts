@@ -7,7 +7,7 @@
  * @example
  * responseMediaTypes(doc, { status: '200', type: 'file', description: '', line: 3 }) // ['application/octet-stream']
  */
-import { parseType } from './type-expr.js';
+import { parseType } from './grammar/type-expr.js';
 import type { OperationDoc, ResponseDoc } from './types.js';
 
 /** The `{file}` response type. */

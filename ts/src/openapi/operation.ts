@@ -4,9 +4,9 @@
  */
 import { http } from '../builtins.js';
 import { formMediaType, formParams } from './form.js';
+import { type JsonSchema, parseType, referencedSchemas, typeToSchema } from './grammar/type-expr.js';
 import { isEventStream, isFileResponse, responseMediaTypes } from './media.js';
 import type { PathVariant } from './paths.js';
-import { type JsonSchema, parseType, referencedSchemas, typeToSchema } from './type-expr.js';
 import type { OpenApiVersion, OperationDoc, ParamDoc, ResponseDoc } from './types.js';
 
 /** A type reference found while building, with where it was written (for "undefined schema"). */

@@ -10,7 +10,7 @@
  * `@api` tag is read by the same parser (`patternPieces`).
  */
 import { type PatternPiece, patternPieces } from '../engine/index.js';
-import type { JsonSchema } from './type-expr.js';
+import type { JsonSchema } from './grammar/type-expr.js';
 import type { RegisteredRoute } from './types.js';
 
 /** A spelling-independent key for pieces: `/tasks/:id<int>`, `/tasks/{id}` → `/tasks/{id}`. */

@@ -16,7 +16,7 @@ import type { PartGuard } from '../body/multipart-parts.js';
 import { HttpError } from '../core/errors.js';
 import type { Request } from '../core/request.js';
 import type { FieldContract, FileContract, FormContract } from '../openapi/form.js';
-import type { JsonSchema } from '../openapi/type-expr.js';
+import type { JsonSchema } from '../openapi/grammar/type-expr.js';
 
 /** One violation, by field name (validation.ts reports it `in: 'body'`). */
 export interface FormProblem {

@@ -24,7 +24,7 @@ import {
   type RouteContract,
   routeContract,
 } from '../openapi/contract.js';
-import type { JsonSchema } from '../openapi/type-expr.js';
+import type { JsonSchema } from '../openapi/grammar/type-expr.js';
 import type { OperationDoc } from '../openapi/types.js';
 import { type FormReading, fieldsSchema, readForm, streamedFormGuard } from './form-check.js';
 

@@ -2,12 +2,12 @@
  * What readAnnotations checks once the blocks are placed: a route left undocumented by a block that was
  * written for it, and a `@param x.path` naming no parameter of its route. Both said with the file and line.
  */
-import { ownRoots } from '../registry/call-site.js';
+import { ownRoots } from '../../registry/call-site.js';
+import { type DocBlock, endsJustAbove } from '../grammar/comments.js';
+import { isAnnotationBlock } from '../grammar/tags.js';
+import type { Diagnostic, OperationDoc, RegisteredRoute } from '../types.js';
 import { operationKey } from './annotation-set-builder.js';
-import { type DocBlock, endsJustAbove } from './comments.js';
 import { type SourceFile, toPath } from './source-cache.js';
-import { isAnnotationBlock } from './tags.js';
-import type { Diagnostic, OperationDoc, RegisteredRoute } from './types.js';
 
 /** How far above a registration a block still reads as meant for it (a line or two slipped in between). */
 const NEAR = 3;

@@ -3,10 +3,17 @@
  * that is looked at is taken in once: its diagnostics, `@schema` and `@tag` definitions count whether or
  * not its operation documents a route.
  */
-import type { DocBlock } from './comments.js';
+import type { DocBlock } from '../grammar/comments.js';
+import type { ParsedBlock } from '../grammar/tags.js';
+import type {
+  AnnotationSet,
+  Diagnostic,
+  OperationDoc,
+  RegisteredRoute,
+  SchemaDoc,
+  TagDoc,
+} from '../types.js';
 import { parsedBlock, type SourceFile } from './source-cache.js';
-import type { ParsedBlock } from './tags.js';
-import type { AnnotationSet, Diagnostic, OperationDoc, RegisteredRoute, SchemaDoc, TagDoc } from './types.js';
 
 /** `"GET /tasks/:id"`: the key of {@link AnnotationSet.operations}. */
 export function operationKey(method: string, pattern: string): string {

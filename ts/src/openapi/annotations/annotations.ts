@@ -11,12 +11,12 @@
  * {@link AnnotationSetBuilder}.
  */
 
+import { emitOnce } from '../diagnostics.js';
+import type { AnnotationSet, RegisteredRoute } from '../types.js';
 import { checkPathParams, checkUnattached } from './annotation-checks.js';
 import { AnnotationSetBuilder } from './annotation-set-builder.js';
 import { attachBlocks } from './block-attachment.js';
-import { emitOnce } from './diagnostics.js';
 import { readRouteSources } from './route-sources.js';
-import type { AnnotationSet, RegisteredRoute } from './types.js';
 
 export { operationKey } from './annotation-set-builder.js';
 

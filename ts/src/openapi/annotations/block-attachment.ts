@@ -7,14 +7,15 @@
  * `@api` above a call that registered several routes (`resource()`) is ambiguous and is reported rather
  * than copied onto all of them.
  */
+
+import type { DocBlock } from '../grammar/comments.js';
+import { endsJustAbove } from '../grammar/comments.js';
+import { isAnnotationBlock, type ParsedBlock } from '../grammar/tags.js';
+import { normalisePath, piecesKey } from '../paths.js';
+import type { RegisteredRoute } from '../types.js';
 import type { AnnotationSetBuilder } from './annotation-set-builder.js';
-import type { DocBlock } from './comments.js';
-import { endsJustAbove } from './comments.js';
-import { normalisePath, piecesKey } from './paths.js';
 import { locateHandler } from './route-sources.js';
 import { type SourceFile, toPath } from './source-cache.js';
-import { isAnnotationBlock, type ParsedBlock } from './tags.js';
-import type { RegisteredRoute } from './types.js';
 
 type Sources = ReadonlyMap<string, SourceFile>;
 

@@ -3,8 +3,9 @@
  * written. Scanned: the call-site and handler files of the routes, then the extra `sources` (files or
  * directories), in that stable order.
  */
+
+import type { Diagnostic, RegisteredRoute } from '../types.js';
 import { expandSources, type SourceFile, sourceFile, toPath } from './source-cache.js';
-import type { Diagnostic, RegisteredRoute } from './types.js';
 
 /** The scanned files by path; a file that cannot be read is reported (`SOURCE_UNREADABLE`) and skipped. */
 export function readRouteSources(

@@ -4,9 +4,9 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fs } from '../builtins.js';
-import { type DocBlock, findDocBlocks } from './comments.js';
-import { type ParsedBlock, parseBlock } from './tags.js';
+import { fs } from '../../builtins.js';
+import { type DocBlock, findDocBlocks } from '../grammar/comments.js';
+import { type ParsedBlock, parseBlock } from '../grammar/tags.js';
 
 export interface SourceFile {
   file: string;

@@ -3,8 +3,9 @@
  * described so far, and the diagnostics they have reported. One reader per block, passed to each tag
  * reader in turn (the tags of a block are read in order: `@property` belongs to the last `@schema`).
  */
+
+import type { Diagnostic, DiagnosticCode, OperationDoc, SchemaDoc, TagDoc } from '../types.js';
 import type { RawTag } from './tag-lexer.js';
-import type { Diagnostic, DiagnosticCode, OperationDoc, SchemaDoc, TagDoc } from './types.js';
 
 /** `@api VERB /path`: the route a block documents wherever it stands. */
 export interface ApiLine {

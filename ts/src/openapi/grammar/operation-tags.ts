@@ -3,8 +3,9 @@
  * `@param`, `@body`, `@produces`, `@response`, `@security`, `@tags`, `@deprecated`, `@example`). Each
  * reader fills the block's operation (or its `api`), or reports the mistake and leaves it as it was.
  */
+
+import { parseResponseLine } from '../media.js';
 import type { BlockReader } from './block-reader.js';
-import { parseResponseLine } from './media.js';
 import { readParamTag } from './param-tag.js';
 import type { RawTag } from './tag-lexer.js';
 import { parseType } from './type-expr.js';

@@ -2,12 +2,13 @@
  * `@param {type} name.location[.required|optional] - text`: one parameter of the operation. A `{file}`
  * parameter is a field of a multipart form (`name.formData`) and may name its media types before the text.
  */
+
+import { namesFile, parseFileType } from '../form.js';
+import { leadingMediaTypes } from '../media.js';
+import type { ParamLocation } from '../types.js';
 import type { BlockReader } from './block-reader.js';
-import { namesFile, parseFileType } from './form.js';
-import { leadingMediaTypes } from './media.js';
 import type { RawTag } from './tag-lexer.js';
 import { parseType } from './type-expr.js';
-import type { ParamLocation } from './types.js';
 
 const PARAM = /^\{([^}]+)\}\s+([^\s.{}]+)\.([A-Za-z]+)(?:\.([A-Za-z]+))?(?:\s+-?\s*([\s\S]*))?$/;
 /** Locations by their lower-case spelling (`formData` is written in camel case, read in any case). */

@@ -2,10 +2,11 @@
  * The schema tags: `@schema Name - text` starts a schema; `@property {type} name[.required|optional] - text`,
  * `@description` and `@example` that follow describe it (until the next `@schema`).
  */
+
+import type { SchemaDoc } from '../types.js';
 import type { BlockReader } from './block-reader.js';
 import type { RawTag } from './tag-lexer.js';
 import { parseType } from './type-expr.js';
-import type { SchemaDoc } from './types.js';
 
 /** Every tag that may describe a schema (`@description` and `@example` describe an operation elsewhere). */
 export const SCHEMA_TAGS: ReadonlySet<string> = new Set(['schema', 'property', 'description', 'example']);

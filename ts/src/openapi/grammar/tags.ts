@@ -5,12 +5,13 @@
  * sharing one {@link BlockReader}. Free text before the first tag is the description. Mistakes become
  * diagnostics naming `file:line`; parsing goes on.
  */
+
+import type { Diagnostic, OperationDoc, SchemaDoc, TagDoc } from '../types.js';
 import { type ApiLine, BlockReader } from './block-reader.js';
 import type { DocBlock } from './comments.js';
 import { isOperationTag, readOperationTag } from './operation-tags.js';
 import { readSchemaTag, SCHEMA_TAGS } from './schema-tags.js';
 import { type RawTag, splitTags } from './tag-lexer.js';
-import type { Diagnostic, OperationDoc, SchemaDoc, TagDoc } from './types.js';
 
 export interface ParsedBlock {
   /** `@api VERB /path`, when present. */

@@ -7,7 +7,7 @@
  * OpenAPI 3.1 writes nullability as `type: [t, 'null']`; 3.0.3 has `nullable: true` and forbids siblings
  * of `$ref`, so a described or nullable reference is wrapped in `allOf` there.
  */
-import type { OpenApiVersion } from './types.js';
+import type { OpenApiVersion } from '../types.js';
 
 export type TypeExpr =
   | { kind: 'primitive'; name: Primitive; nullable: boolean }
