@@ -1,7 +1,8 @@
 /**
- * The V8 flags the engine sets must be ones the running V8 knows: `v8.setFlagsFromString` prints an
- * error on stderr for an unknown flag (Node 26 dropped one that Node 24 needs). CI runs this suite on
- * Node 22, 24 and 26, so each line checks its own V8 here.
+ * The V8 flags the engine sets when the application asks (`ARBOR_V8_TIERING=on`; unset, it sets none:
+ * `v8-tiering.test.ts`) must be ones the running V8 knows: `v8.setFlagsFromString` prints an error on
+ * stderr for an unknown flag (Node 26 dropped one that Node 24 needs). CI runs this suite on Node 22, 24
+ * and 26, so each line checks its own V8 here.
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';

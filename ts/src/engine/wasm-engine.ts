@@ -58,8 +58,9 @@ declare global {
 }
 
 // V8 compiles WebAssembly with its baseline compiler (Liftoff) first and re-compiles hot functions with its
-// optimising one only after a budget of work. `v8-tiering.ts` sets the few flags that make the lookup tier
-// up sooner, only those the running V8 knows, before the module is loaded.
+// optimising one only after a budget of work. When the application asks (`ARBOR_V8_TIERING=on`: the flags
+// are process-wide, and a plain import sets none), `v8-tiering.ts` sets the few flags that make the lookup
+// tier up sooner, only those the running V8 knows, before the module is loaded.
 applyTieringFlags();
 // Through `../engine/`, not `./`: the package runs this module bundled one directory beside `engine/`
 // (scripts/bundle.mjs), and the path must hold from both places.
