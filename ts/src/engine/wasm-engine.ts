@@ -6,7 +6,7 @@
  * as numbers only: the path is written into a fixed input area of the module's memory,
  * `lookup(methodId, length)` returns a route id, and parameter spans are read where the engine wrote them
  * (a fixed array): no allocation or copy on either side. Offsets are byte offsets into an ASCII string,
- * hence also string indices: a path with non-ASCII characters is percent-encoded first (SPEC §3.1), and
+ * hence also string indices: a path with non-ASCII characters is percent-encoded first (ROUTING.md §3.1), and
  * `matchedPath` is that encoded string.
  */
 import { nodeModule } from '../builtins.js';
