@@ -34,6 +34,13 @@ export interface RequestIdConfig {
   generate?: () => string;
 }
 
+/**
+ * The options of `new Application(config)`: the router's behaviour, body limits, logging, request ids,
+ * proxies, validation and the OpenAPI document's metadata. Every field has a default.
+ *
+ * @example
+ * const app = new Application({ order: 'specificity', bodyLimit: 10 * 1024 * 1024, requestId: true });
+ */
 export interface ApplicationConfig {
   /** The routing engine (default: WebAssembly). */
   engine?: RouterOptions['engine'];

@@ -36,6 +36,7 @@ export class Uri {
     return this.#query;
   }
 
+  /** The path with its query string, `?` included when there is one: `/tasks?page=2`. */
   toString(): string {
     return this.#query === '' ? this.#path : `${this.#path}?${this.#query}`;
   }
@@ -276,10 +277,12 @@ export class Request<P extends AnyParams = AnyParams> {
     return described;
   }
 
+  /** The request method, upper case (`'GET'`); the same as {@link method}. */
   getMethod(): string {
     return this.method;
   }
 
+  /** The request target as a {@link Uri}: its path and query string, still percent-encoded. */
   getUri(): Uri {
     this.#uri ??= new Uri(this.#path, this.#query);
     return this.#uri;
@@ -343,6 +346,7 @@ export class Request<P extends AnyParams = AnyParams> {
     return this.#headers.get(name.toLowerCase());
   }
 
+  /** Whether the request has the header `name` (any case). */
   hasHeader(name: string): boolean {
     return this.#headers.get(name.toLowerCase()) !== undefined;
   }

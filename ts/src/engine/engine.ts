@@ -11,6 +11,13 @@
 /** How dynamic routes compete (ROUTING.md §3.2). */
 export type Order = 'definition' | 'specificity';
 
+/**
+ * How the routing engine matches: which dynamic route wins, and whether a trailing slash is tolerated.
+ * A `Router` takes them (`RouterOptions` extends them) and so does an `Application` (`order`).
+ *
+ * @example
+ * const router = new Router<string>({ order: 'specificity', trailingSlash: false });
+ */
 export interface EngineOptions {
   /** `'definition'` (default): the first defined dynamic route wins. `'specificity'`: static text, then
    * constrained, then unconstrained parameters, then wildcards, with backtracking. */
@@ -19,6 +26,12 @@ export interface EngineOptions {
   trailingSlash?: boolean;
 }
 
+/**
+ * What kind of parameter a route has: `'param'` (`:id`, `{id}`, `:id<int>`: one non-empty piece of a
+ * segment), `'optional'` (`:id?`: the whole last segment, may be absent), `'wildcard'` (a trailing `*`: the
+ * rest of the path, possibly empty, named `'*'`) or `'regex-group'` (a named capture group of a `{^regex$}`
+ * block).
+ */
 export type ParamKind = 'param' | 'optional' | 'wildcard' | 'regex-group';
 
 /** One parameter of a route, as the core parsed it. */

@@ -9,6 +9,7 @@ import type { Middleware } from '../core/middleware.js';
 import type { Request } from '../core/request.js';
 import { Response } from '../core/response.js';
 
+/** Options of the {@link cors} middleware: which origins, methods and headers a cross-origin request may use. */
 export interface CorsOptions {
   /** `'*'` (default), one origin, a list (the request's origin is echoed when listed), or a predicate. */
   origin?: string | readonly string[] | ((origin: string) => boolean);

@@ -39,6 +39,13 @@ export interface DocsHost extends DocumentSource {
   get(uri: string, handler: (req: any, res: any) => any): unknown;
 }
 
+/**
+ * Where {@link mountDocs} serves the document, its page and Swagger UI (each path `null` to leave it out),
+ * plus the export options of the document itself.
+ *
+ * @example
+ * mountDocs(app, { pagePath: null, uiPath: '/swagger' });
+ */
 export interface DocsOptions extends ExportOptions {
   /** The static page; `null` to leave it out. Default `/docs`. */
   pagePath?: string | null;

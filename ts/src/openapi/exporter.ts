@@ -237,10 +237,12 @@ export function exportWithDiagnostics(app: DocumentSource, options: ExportOption
  * const page = OpenApiExporter.generateHtml(document);
  */
 export class OpenApiExporter {
+  /** The application's OpenAPI document; the diagnostics are dropped (use {@link exportWithDiagnostics} to see them). */
   static export(app: DocumentSource, options: ExportOptions = {}): OpenApiDocument {
     return exportWithDiagnostics(app, options).document;
   }
 
+  /** A standalone HTML page that renders `document` (same as {@link generateHtml}). */
   static generateHtml(document: OpenApiDocument): string {
     return generateHtml(document);
   }

@@ -71,6 +71,11 @@ export interface DocumentSource {
   cachedAnnotations?(): AnnotationSet | null;
 }
 
+/**
+ * The stable code of a {@link Diagnostic}, a problem found in the `@api` and `@schema` annotations (an
+ * unknown tag, a malformed one, an example that does not fit its schema, a block that matches no route…).
+ * Test on the code, not on the message.
+ */
 export type DiagnosticCode =
   | 'UNKNOWN_TAG'
   | 'MALFORMED_TAG'
@@ -188,11 +193,19 @@ export interface AnnotationSet {
   diagnostics: Diagnostic[];
 }
 
+/** The OpenAPI version a document is written in: `'3.1.0'` (the default) or `'3.0.3'` for older tools. */
 export type OpenApiVersion = '3.1.0' | '3.0.3';
 
 /** A security scheme object as OpenAPI writes it (`bearerAuth`, `apiKey`, `basicAuth` in the reference applications). */
 export type SecurityScheme = Record<string, unknown> & { type: string };
 
+/**
+ * Options of {@link exportWithDiagnostics} and `OpenApiExporter.export`: the OpenAPI version, the
+ * security schemes, and where the annotations come from.
+ *
+ * @example
+ * const { document } = exportWithDiagnostics(app, { openapi: '3.0.3', sources: ['src/schemas'] });
+ */
 export interface ExportOptions {
   /** `'3.1.0'` (default) or `'3.0.3'`. */
   openapi?: OpenApiVersion;

@@ -16,6 +16,10 @@
 import { dirname, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/**
+ * Where a route was registered in the application's source: the file and the line of the `app.get(…)`
+ * call. Registration errors and the route list name it, so a conflict points at the line that caused it.
+ */
 export interface CallSite {
   file: string;
   line: number;

@@ -24,6 +24,12 @@ import { MatchTable } from './match-table.js';
 
 export type { RouteMatch, RouteSelection } from './match-builder.js';
 
+/**
+ * Options of a standalone {@link Router}: the engine's matching options, and where its table comes from.
+ *
+ * @example
+ * const router = new Router<string>({ order: 'specificity' });
+ */
 export interface RouterOptions extends EngineOptions {
   /** Start from a compiled table (`Router#snapshot()` bytes) instead of an empty one: registration then
    * attaches values with {@link Router.attach} instead of compiling patterns. Pass the `order` and
@@ -162,6 +168,7 @@ export class Router<T> {
     return shape;
   }
 
+  /** Names the route `id` (as `add()` returned it), so {@link routes} and `route(id)` report the name. */
   setName(id: number, name: string): void {
     this.#engine.setName(id, name);
   }

@@ -34,26 +34,32 @@ export abstract class Registrar<Prefix extends string = '', B extends Bindings =
     return this.addRoute(['GET'], uri, handler as RouteHandler);
   }
 
+  /** Registers a POST route. @example app.post('/tasks', async (req, res) => res.status(201).json(await createTask(req))); */
   post<U extends string>(uri: U, handler: PatternHandler<JoinPath<Prefix, U>, B>): Route {
     return this.addRoute(['POST'], uri, handler as RouteHandler);
   }
 
+  /** Registers a PUT route. @example app.put('/tasks/:id<int>', (req, res) => res.json(replaceTask(req.param('id')))); */
   put<U extends string>(uri: U, handler: PatternHandler<JoinPath<Prefix, U>, B>): Route {
     return this.addRoute(['PUT'], uri, handler as RouteHandler);
   }
 
+  /** Registers a PATCH route. @example app.patch('/tasks/:id<int>', (req, res) => res.json(updateTask(req.param('id')))); */
   patch<U extends string>(uri: U, handler: PatternHandler<JoinPath<Prefix, U>, B>): Route {
     return this.addRoute(['PATCH'], uri, handler as RouteHandler);
   }
 
+  /** Registers a DELETE route. @example app.delete('/tasks/:id<int>', (req, res) => res.status(204).send(null)); */
   delete<U extends string>(uri: U, handler: PatternHandler<JoinPath<Prefix, U>, B>): Route {
     return this.addRoute(['DELETE'], uri, handler as RouteHandler);
   }
 
+  /** Registers a OPTIONS route (without one, OPTIONS is answered with the `Allow` header of the path's methods). @example app.options('/upload', (req, res) => res.header('Allow', 'POST').status(204).send(null)); */
   options<U extends string>(uri: U, handler: PatternHandler<JoinPath<Prefix, U>, B>): Route {
     return this.addRoute(['OPTIONS'], uri, handler as RouteHandler);
   }
 
+  /** Registers a HEAD route (a GET route answers HEAD already; register HEAD only to answer it differently). @example app.head('/files/:name', (req, res) => res.header('X-Size', 1024).status(200).send(null)); */
   head<U extends string>(uri: U, handler: PatternHandler<JoinPath<Prefix, U>, B>): Route {
     return this.addRoute(['HEAD'], uri, handler as RouteHandler);
   }

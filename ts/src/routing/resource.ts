@@ -16,11 +16,19 @@
  */
 import type { ControllerClass } from '../core/handler.js';
 
+/** One of the seven actions `resource()` can register: `index`, `create`, `store`, `show`, `edit`, `update`, `destroy`. */
 export type ResourceAction = 'index' | 'create' | 'store' | 'show' | 'edit' | 'update' | 'destroy';
 
+/**
+ * Options of `resource()`: which actions to register, the parameter's name and the routes' name prefix.
+ *
+ * @example
+ * app.resource('/posts', PostController, { only: ['index', 'show'], parameter: 'post' });
+ */
 export interface ResourceOptions {
   /** Register only these actions. */
   only?: readonly ResourceAction[];
+  /** Register every action but these. */
   except?: readonly ResourceAction[];
   /** The parameter name (default `id`); `{ parameter: 'post' }` gives `/posts/{post}` for `app.bind('post', …)`. */
   parameter?: string;
