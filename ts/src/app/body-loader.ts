@@ -13,10 +13,6 @@ import type { Outcome } from '../core/outcome.js';
 import { Response, StreamBody } from '../core/response.js';
 import type { IncomingInput } from '../http/dispatch.js';
 
-/** The body of a request that has none: the shared empty body (its media type is only ever read together
- * with the request's Content-Type, so the empty body need not carry it). */
-export const noBody = (): ParsedBody => EMPTY_BODY;
-
 /**
  * One request's body: built only for a request that has one.
  *

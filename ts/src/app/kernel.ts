@@ -14,6 +14,7 @@
  * application middleware (logging, CORS) sees them too.
  */
 
+import { EMPTY_BODY, type ParsedBody } from '../body/body.js';
 import type { UploadLimits } from '../body/multipart.js';
 import { errorResponse, finalize, plainError, splitTarget } from '../core/answers.js';
 import { conditionalGet } from '../core/conditional.js';
@@ -28,7 +29,7 @@ import type { Router } from '../router/index.js';
 import { VERBS } from '../routing/registrar.js';
 import type { BindingResolver, RouteContext } from '../routing/route-context.js';
 import type { RouteTable } from '../routing/route-table.js';
-import { BodyLoader, noBody, uploadLimits } from './body-loader.js';
+import { BodyLoader, uploadLimits } from './body-loader.js';
 import type { RequestIdConfig } from './config.js';
 import type { RouteContracts } from './contracts.js';
 import { clientAddress, type TrustProxy } from './proxy.js';
@@ -65,6 +66,11 @@ export interface KernelParts {
   settings: KernelSettings;
   logger: Logger;
 }
+
+/** The body of a request that has none: the shared empty body (its media type is only ever read together
+ * with the request's Content-Type, so the empty body need not carry it). Here, not in body-loader.ts: a
+ * request without a body runs nothing of that module. */
+const noBody = (): ParsedBody => EMPTY_BODY;
 
 export class Kernel {
   readonly #router: Router<RouteContext>;

@@ -11,13 +11,18 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { Dispatch, OutgoingResponse, TransportLogger } from './dispatch.js';
+import {
+  type Answering,
+  type Dispatch,
+  type OutgoingResponse,
+  settle,
+  type TransportLogger,
+} from './dispatch.js';
 import { HttpError } from './errors.js';
 import { inspect, NodeInput } from './node-input.js';
 import { afterOwed } from './node-socket.js';
-import { refusal } from './refusal.js';
+import { crashAnswer, refusal } from './refusal.js';
 import { StreamBody } from './response-stream.js';
-import { type Answering, settle } from './settle.js';
 import { HandOverChannel } from './upgrade-channel.js';
 import { pumpStream } from './wire/stream-pump.js';
 import { HttpDate, writeResponse } from './wire/writer.js';
@@ -75,7 +80,7 @@ export function createDetachedListener(
     write: (detached, _input, response) => {
       if (detached.upgrade?.taken !== true) writeAndClose(detached, response);
     },
-    fail: writeAndClose,
+    fail: (detached) => writeAndClose(detached, crashAnswer()),
     loggerOf: () => logger,
   };
   return (req, socket, head) => {

@@ -6,16 +6,17 @@ import type { RequestListener, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { pipeline } from 'node:stream';
 import {
+  type Answering,
   type Dispatch,
   headerPairs,
   type TransportLogger as Logger,
   type OutgoingResponse,
+  settle,
 } from './dispatch.js';
 import { HttpError } from './errors.js';
 import { BODY, inspect, NodeInput } from './node-input.js';
-import { refusal } from './refusal.js';
+import { crashAnswer, refusal } from './refusal.js';
 import { StreamBody } from './response-stream.js';
-import { type Answering, settle } from './settle.js';
 
 export type { Dispatch } from './dispatch.js';
 
@@ -122,12 +123,12 @@ function clientLeft(error: NodeJS.ErrnoException): boolean {
   return code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET' || code === 'EPIPE';
 }
 
-/** The bare 500 after a failure (see settle.ts): in place of an answer not begun, else the connection is cut. */
-function fail(res: ServerResponse, answer: OutgoingResponse): void {
+/** The bare 500 after a failure (see dispatch.ts's settle): in place of an answer not begun, else the connection is cut. */
+function fail(res: ServerResponse): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
   for (const name of res.getHeaderNames()) res.removeHeader(name);
-  send(res, answer, false, null);
+  send(res, crashAnswer(), false, null);
 }

@@ -106,8 +106,9 @@ export abstract class IncomingBody {
   }
 
   /** Nothing more will arrive (the client went away, the request timed out): a read fails with `error`. */
-  abort(error: HttpError = clientAborted()): void {
-    if (!this.complete) this.#fail(error);
+  abort(error?: HttpError): void {
+    // The error is built only for a body still arriving: a complete one (most) costs no Error and stack.
+    if (!this.complete) this.#fail(error ?? clientAborted());
   }
 
   /** The body failed (413, a malformed chunk): nothing more of it is kept. */

@@ -13,11 +13,10 @@
  */
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { OutgoingResponse, TransportLogger } from '../dispatch.js';
+import { type Answering, type OutgoingResponse, settle, type TransportLogger } from '../dispatch.js';
 import { HttpError } from '../errors.js';
-import { refusal } from '../refusal.js';
+import { crashAnswer, refusal } from '../refusal.js';
 import { StreamBody } from '../response-stream.js';
-import { type Answering, settle } from '../settle.js';
 import { parseHead, type RequestHead } from './head.js';
 import { HeadScanner } from './head-scan.js';
 import { type BodyRequester, requestFor, type WireInput } from './input.js';
@@ -207,7 +206,7 @@ export class WireConnection implements BodyRequester {
     settle(this.#settings.dispatch, input, this, ANSWERING);
   }
 
-  /** The application's answer to `input` (settle.ts hands it over); `later`: then go on with the next. */
+  /** The application's answer to `input` (dispatch.ts's settle hands it over); `later`: then go on with the next. */
   answer(input: WireInput, response: OutgoingResponse, later: boolean): void {
     this.#answer(input, response);
     if (later) this.#drive();
@@ -274,7 +273,7 @@ export class WireConnection implements BodyRequester {
     this.writeLast(refusal(error));
   }
 
-  /** Writes `answer` (a refusal, or the bare 500 of settle.ts) as the connection's last. */
+  /** Writes `answer` (a refusal, or the bare 500 after a failure) as the connection's last. */
   writeLast(answer: OutgoingResponse): void {
     if (this.#phase >= Phase.Closing) return;
     if (!this.socket.writable) {
@@ -370,9 +369,9 @@ export class WireConnection implements BodyRequester {
   }
 }
 
-/** How settle.ts hands a connection its answers (one object for every connection). */
+/** How dispatch.ts's settle hands a connection its answers (one object for every connection). */
 const ANSWERING: Answering<WireConnection, WireInput> = {
   write: (connection, input, response, later) => connection.answer(input, response, later),
-  fail: (connection, answer) => connection.writeLast(answer),
+  fail: (connection) => connection.writeLast(crashAnswer()),
   loggerOf: (connection) => connection.logger,
 };
