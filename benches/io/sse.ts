@@ -192,6 +192,28 @@ async function measure(server: Running, settings: SseSettings, problems: string[
   }
 }
 
+/** The target: each Arbor row at most @fastify/sse's CPU per client-second and RSS per client (medians). */
+function renderTarget(
+  rows: Contender[],
+  labels: Map<string, string>,
+  figures: (name: string) => { cpu: number[]; rss: number[]; heap: number[] },
+  anchor: { cpu: number[]; rss: number[]; heap: number[] },
+): string[] {
+  const lines = ['## Target: at most @fastify/sse’s CPU per client-second and RSS per client', ''];
+  for (const c of rows.filter((r) => r.name.startsWith('arbor'))) {
+    const { cpu, rss, heap } = figures(c.name);
+    if (cpu.length === 0) continue;
+    const cpuRatio = median(cpu) / median(anchor.cpu);
+    const rssRatio = median(rss) / median(anchor.rss);
+    const verdict = cpuRatio <= 1 && rssRatio <= 1 ? 'met' : 'missed';
+    lines.push(
+      `- ${labels.get(c.name) ?? c.label}: CPU ${cpuRatio.toFixed(2)}×, RSS ${rssRatio.toFixed(2)}× ` +
+        `(live heap ${(median(heap) / median(anchor.heap)).toFixed(2)}×): **${verdict}**.`,
+    );
+  }
+  return lines;
+}
+
 export async function runSse(context: CaseContext, settings: SseSettings): Promise<string> {
   const rows = sseRows(context);
   const checked = new Map<string, Checked>();
@@ -312,6 +334,7 @@ export async function runSse(context: CaseContext, settings: SseSettings): Promi
         `${spread(mine.map((r) => r.comments))} |`,
     );
   }
+  lines.push('', ...renderTarget(rows, labels, figures, anchor));
   lines.push(
     '',
     '## Notes',
@@ -321,6 +344,10 @@ export async function runSse(context: CaseContext, settings: SseSettings): Promi
     '- RSS per client includes garbage not yet collected (its peak depends on when V8 last collected):',
     '  read it as an order of magnitude. The live heap is what the streams hold: the figure the design of',
     '  a stream decides.',
+    '- On node:http Arbor hands every streamed body, an event stream included, to `stream.pipeline`',
+    '  (`ts/src/http/node-listener.ts`): its end-of-stream watchers, pipe and abort controller are most of',
+    '  the live heap per client beyond @fastify/sse’s, which writes to the response itself. The own server',
+    '  writes the stream itself (`ts/src/http/wire/stream-pump.ts`).',
     '- Arbor sends a heartbeat only after a quiet `heartbeatMs` (one timer per period for all streams), so',
     '  with an event every few hundred ms its column "heartbeats received" reads 0; @fastify/sse writes one',
     '  every `heartbeatInterval` whatever was sent (a timer per stream), about one per client here.',
