@@ -4,7 +4,7 @@
  *
  *   static    serveStatic, 1 KiB and 1 MiB files            vs Fastify + @fastify/static   (req/s, MiB/s, CPU/request)
  *   stream    res.send(readable), 100 MiB in 64 KiB chunks  vs Fastify reply.send(stream) (MiB/s, peak RSS)
- *   sse       res.sse(source), 1,000 clients × 10 events/s  vs Hono streamSSE              (CPU per client-second, RSS per client)
+ *   sse       res.sse(source) and its push form, 1,000 clients × 10 events/s  vs @fastify/sse and Hono streamSSE (CPU per client-second, RSS per client)
  *   compress  compress(), ~100 KiB of JSON, gzip and br     vs Fastify + @fastify/compress (req/s, CPU/request)
  *   upload    req.file: a 50 MiB multipart form to disk     vs @fastify/multipart saveRequestFiles (MiB/s, peak RSS)
  *   upload-stream  req.parts(): the same form, its file read as it arrives  vs @fastify/multipart request.parts()
