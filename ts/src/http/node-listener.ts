@@ -109,11 +109,42 @@ function send(
  * source failing destroys the response, so the client sees a truncated message, and is logged once.
  */
 function stream(res: ServerResponse, body: StreamBody, logger: Logger | null): void {
-  // node holds the head until the first chunk: an event stream's client waits for it to open.
-  if (body.live) res.flushHeaders();
+  if (body.live) {
+    writeLive(res, body, logger);
+    return;
+  }
   pipeline(body.readable, res, (error) => {
     if (error === undefined || error === null || clientLeft(error)) return;
     logger?.error(`a streamed response failed midway: ${error.message}`, error);
+  });
+}
+
+/**
+ * A live body (an event stream) written chunk by chunk instead of piped, with the same backpressure (the
+ * source pauses when `res.write` says the client is behind, resumes on `drain`): a pipe's bookkeeping on
+ * both sides is a large share of what a long-lived, mostly idle connection holds, and an SSE server holds
+ * thousands of them. The client leaving destroys the source; the source failing cuts the response.
+ */
+function writeLive(res: ServerResponse, body: StreamBody, logger: Logger | null): void {
+  const source = body.readable;
+  // node holds the head until the first chunk: an event stream's client waits for it to open.
+  res.flushHeaders();
+  const resume = () => source.resume();
+  source.on('data', (chunk: string | Uint8Array) => {
+    if (res.destroyed || res.writableEnded) return;
+    if (!res.write(chunk)) source.pause();
+  });
+  res.on('drain', resume);
+  source.once('end', () => {
+    if (!res.destroyed && !res.writableEnded) res.end();
+  });
+  source.once('error', (error: NodeJS.ErrnoException) => {
+    if (!clientLeft(error)) logger?.error(`a streamed response failed midway: ${error.message}`, error);
+    res.destroy();
+  });
+  res.once('close', () => {
+    res.off('drain', resume);
+    if (!source.destroyed) source.destroy();
   });
 }
 
