@@ -130,3 +130,16 @@ export function malformed(error: unknown): HttpError {
     `Malformed multipart body: ${error instanceof Error ? error.message : String(error)}`,
   );
 }
+
+/**
+ * Stops a parse: `source` and busboy's parser destroyed on the next tick, never from inside one of the
+ * parser's own events. busboy emits a file's 'limit' in the middle of a write and then goes on to mark
+ * the file stream, which destroying the parser has just cleared: done at once, that throws (uncaught,
+ * when the write came from a pipe).
+ */
+export function stopParse(source: Readable, parser: Writable): void {
+  process.nextTick(() => {
+    source.destroy();
+    parser.destroy();
+  });
+}

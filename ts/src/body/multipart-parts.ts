@@ -14,7 +14,14 @@
 import { PassThrough, Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { HttpError } from '../http/errors.js';
-import { fieldTooLarge, fileTooLarge, malformed, openParser, type UploadLimits } from './multipart-parser.js';
+import {
+  fieldTooLarge,
+  fileTooLarge,
+  malformed,
+  openParser,
+  stopParse,
+  type UploadLimits,
+} from './multipart-parser.js';
 
 /** A file of a streamed form: read `stream` to the end (or leave it: the next part skips the rest). */
 export interface FilePart {
@@ -192,8 +199,7 @@ export class PartStream implements AsyncIterable<Part> {
   #fail(error: HttpError): void {
     if (this.#failure !== null || this.#closed) return;
     this.#failure = error;
-    this.#source.destroy();
-    this.#parser.destroy();
+    stopParse(this.#source, this.#parser);
     // Whoever reads a file stream learns it failed with the form (its pipe rejects with the 413 or 499).
     this.#current?.stream.destroy(error);
     for (const part of this.#queue) if (part.type === 'file') part.stream.destroy(error);

@@ -7,7 +7,14 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fs } from '../builtins.js';
-import { fieldTooLarge, fileTooLarge, malformed, openParser, type UploadLimits } from './multipart-parser.js';
+import {
+  fieldTooLarge,
+  fileTooLarge,
+  malformed,
+  openParser,
+  stopParse,
+  type UploadLimits,
+} from './multipart-parser.js';
 
 export type { UploadLimits } from './multipart-parser.js';
 
@@ -48,8 +55,7 @@ export async function readMultipart(
     if (failure !== null) return;
     failure = error;
     // Stop reading: the rest of the body is not wanted (the connection closes after the answer).
-    source.destroy();
-    parser.destroy();
+    stopParse(source, parser);
   };
   // Null prototype: a field named `__proto__` or `constructor` is a field like any other.
   const fields: Record<string, string | string[]> = Object.create(null);
