@@ -3,7 +3,7 @@
  * (multipart.ts) and parts handed to the handler as they arrive (multipart-parts.ts): the limits that
  * apply, how they are given to busboy, and the 413 each one answers.
  */
-import type { Readable, Writable } from 'node:stream';
+import { Readable, type Writable } from 'node:stream';
 import type busboy from 'busboy';
 import { lazyPackage } from '../builtins.js';
 import { HttpError } from '../http/errors.js';
@@ -35,9 +35,7 @@ export interface UploadLimits {
 }
 
 /** The limits with every default filled in. */
-export type ResolvedLimits = Required<
-  Pick<UploadLimits, 'fileSize' | 'files' | 'fields' | 'fieldSize' | 'parts'>
->;
+type ResolvedLimits = Required<Pick<UploadLimits, 'fileSize' | 'files' | 'fields' | 'fieldSize' | 'parts'>>;
 
 const DEFAULT_LIMITS: ResolvedLimits = {
   fileSize: Number.POSITIVE_INFINITY,
@@ -47,13 +45,13 @@ const DEFAULT_LIMITS: ResolvedLimits = {
   parts: 1000,
 };
 
-/** What a mode does with the parts busboy finds, and with a count limit crossed. */
+/** What a mode does with the parts busboy finds, and with a limit crossed. */
 export interface PartHandlers {
-  /** A file part: its bytes are `stream`'s ('limit' is emitted on it past `uploads.fileSize`). */
+  /** A file part: its bytes are `stream`'s (cut short when the file passes `uploads.fileSize`: see `fail`). */
   file(fieldname: string, stream: Readable, info: { filename: string; mimetype: string }): void;
-  /** A plain field; `truncated`: its value was cut at `uploads.fieldSize`. */
-  field(fieldname: string, value: string, truncated: boolean): void;
-  /** A count limit crossed (files, fields, parts): its 413. */
+  /** A plain field, within `uploads.fieldSize`. */
+  field(fieldname: string, value: string): void;
+  /** A limit crossed (a file's or a field's size, the files, fields or parts counted): its 413. */
   fail(error: HttpError): void;
 }
 
@@ -62,11 +60,7 @@ export interface PartHandlers {
  * when the `Content-Type` cannot be parsed (no boundary). busboy's own types stay inside this module:
  * its type package is not a dependency of the package's users, so no declaration may name it.
  */
-export function openParser(
-  contentType: string,
-  limits: UploadLimits,
-  handlers: PartHandlers,
-): { parser: Writable; max: ResolvedLimits } {
+export function openParser(contentType: string, limits: UploadLimits, handlers: PartHandlers): Writable {
   const max = { ...DEFAULT_LIMITS };
   for (const key of Object.keys(DEFAULT_LIMITS) as (keyof ResolvedLimits)[]) {
     const value = limits[key];
@@ -92,10 +86,14 @@ export function openParser(
   } catch (error) {
     throw malformed(error);
   }
-  parser.on('file', (fieldname, stream, info) =>
-    handlers.file(fieldname, stream, { filename: info.filename ?? '', mimetype: info.mimeType }),
-  );
-  parser.on('field', (fieldname, value, info) => handlers.field(fieldname, value, info.valueTruncated));
+  parser.on('file', (fieldname, stream, info) => {
+    stream.once('limit', () => handlers.fail(fileTooLarge(fieldname, max)));
+    handlers.file(fieldname, stream, { filename: info.filename ?? '', mimetype: info.mimeType });
+  });
+  parser.on('field', (fieldname, value, info) => {
+    if (info.valueTruncated) handlers.fail(fieldTooLarge(fieldname, max));
+    else handlers.field(fieldname, value);
+  });
   parser.on('filesLimit', () =>
     handlers.fail(new HttpError(413, `More files than the limit of ${max.files} (uploads.files)`)),
   );
@@ -105,18 +103,18 @@ export function openParser(
   parser.on('partsLimit', () =>
     handlers.fail(new HttpError(413, `More parts than the limit of ${max.parts} (uploads.parts)`)),
   );
-  return { parser, max };
+  return parser;
 }
 
 /** 413: a file past `uploads.fileSize`. */
-export const fileTooLarge = (fieldname: string, max: ResolvedLimits) =>
+const fileTooLarge = (fieldname: string, max: ResolvedLimits) =>
   new HttpError(
     413,
     `File ${JSON.stringify(fieldname)} larger than the limit of ${max.fileSize} bytes (uploads.fileSize)`,
   );
 
 /** 413: a field value past `uploads.fieldSize`. */
-export const fieldTooLarge = (name: string, max: ResolvedLimits) =>
+const fieldTooLarge = (name: string, max: ResolvedLimits) =>
   new HttpError(
     413,
     `Field ${JSON.stringify(name)} larger than the limit of ${max.fieldSize} bytes (uploads.fieldSize)`,
@@ -129,6 +127,12 @@ export function malformed(error: unknown): HttpError {
     400,
     `Malformed multipart body: ${error instanceof Error ? error.message : String(error)}`,
   );
+}
+
+/** A body's chunks as the parser's source: a stream as it is (node:http's request body), anything else
+ * through `Readable.from`. */
+export function sourceOf(chunks: AsyncIterable<Uint8Array>): Readable {
+  return chunks instanceof Readable ? chunks : Readable.from(chunks);
 }
 
 /**

@@ -11,17 +11,10 @@
  *   else fields[part.fieldname] = part.value;
  * }
  */
-import { PassThrough, Readable, type Writable } from 'node:stream';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { HttpError } from '../http/errors.js';
-import {
-  fieldTooLarge,
-  fileTooLarge,
-  malformed,
-  openParser,
-  stopParse,
-  type UploadLimits,
-} from './multipart-parser.js';
+import { malformed, openParser, sourceOf, stopParse, type UploadLimits } from './multipart-parser.js';
 
 /** A file of a streamed form: read `stream` to the end (or leave it: the next part skips the rest). */
 export interface FilePart {
@@ -82,7 +75,7 @@ export class PartStream implements AsyncIterable<Part> {
 
   /** Throws a 400 `HttpError` for a `Content-Type` without a usable boundary. */
   constructor(chunks: AsyncIterable<Uint8Array>, contentType: string, limits: UploadLimits) {
-    const { parser, max } = openParser(contentType, limits, {
+    const parser = openParser(contentType, limits, {
       file: (fieldname, source, info) => {
         if (this.#failure !== null) {
           source.resume();
@@ -96,7 +89,6 @@ export class PartStream implements AsyncIterable<Part> {
         // on) fails quietly rather than as an unhandled 'error'.
         stream.on('error', () => undefined);
         source.pipe(stream);
-        source.once('limit', () => this.#fail(fileTooLarge(fieldname, max)));
         source.on('error', (error) => this.#fail(malformed(error)));
         // The handler gave up on the file (destroyed its stream): the rest of it is skipped.
         stream.once('close', () => {
@@ -105,15 +97,11 @@ export class PartStream implements AsyncIterable<Part> {
         this.#sources.set(stream, source);
         this.#push({ type: 'file', fieldname, ...info, stream });
       },
-      field: (fieldname, value, truncated) => {
-        if (truncated) this.#fail(fieldTooLarge(fieldname, max));
-        else this.#push({ type: 'field', fieldname, value });
-      },
+      field: (fieldname, value) => this.#push({ type: 'field', fieldname, value }),
       fail: (error) => this.#fail(error),
     });
     this.#parser = parser;
-    // A stream as it is (node:http's request body), anything else through Readable.from.
-    this.#source = chunks instanceof Readable ? chunks : Readable.from(chunks);
+    this.#source = sourceOf(chunks);
     // Heard before pipeline() destroys the parser: the read's own error (413, 499) is the form's.
     this.#source.once('error', (error) => this.#fail(malformed(error)));
     pipeline(this.#source, parser).then(

@@ -4,17 +4,9 @@
  * 413 naming it. A body that fails — a limit, a malformed part, the client leaving — leaves no file behind.
  */
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fs } from '../builtins.js';
-import {
-  fieldTooLarge,
-  fileTooLarge,
-  malformed,
-  openParser,
-  stopParse,
-  type UploadLimits,
-} from './multipart-parser.js';
+import { malformed, openParser, sourceOf, stopParse, type UploadLimits } from './multipart-parser.js';
 
 export type { UploadLimits } from './multipart-parser.js';
 
@@ -62,7 +54,7 @@ export async function readMultipart(
   const files: UploadedFile[] = [];
   const writes: Promise<unknown>[] = [];
   let folder = '';
-  const { parser, max } = openParser(contentType, limits, {
+  const parser = openParser(contentType, limits, {
     file(fieldname, stream, info) {
       if (failure !== null) {
         stream.resume();
@@ -73,14 +65,9 @@ export async function readMultipart(
       stream.on('data', (chunk: Buffer) => {
         file.size += chunk.byteLength;
       });
-      stream.once('limit', () => fail(fileTooLarge(fieldname, max)));
       writes.push(pipeline(stream, fs.createWriteStream(file.path)).catch(fail));
     },
-    field(name, value, truncated) {
-      if (truncated) {
-        fail(fieldTooLarge(name, max));
-        return;
-      }
+    field(name, value) {
       const previous = fields[name];
       if (previous === undefined) fields[name] = value;
       else if (Array.isArray(previous)) previous.push(value);
@@ -91,8 +78,7 @@ export async function readMultipart(
   const tmp = limits.tmpDir ?? process.getBuiltinModule('node:os').tmpdir();
   folder = await fs.promises.mkdtemp(join(tmp, 'arbor-upload-'));
   const cleanup = () => fs.promises.rm(folder, { recursive: true, force: true });
-  // A stream as it is (node:http's request body), anything else through Readable.from.
-  const source = chunks instanceof Readable ? chunks : Readable.from(chunks);
+  const source = sourceOf(chunks);
 
   try {
     await pipeline(source, parser);

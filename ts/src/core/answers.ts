@@ -69,7 +69,7 @@ export function finalize(res: Response, method: string): Response {
   // The framing is the transport's to write (Content-Length below, or chunks for a stream): a
   // Transfer-Encoding the handler set beside a Content-Length would give the message two framings, which
   // a proxy in front may read differently from the client (a desync).
-  res.removeHeader('transfer-encoding');
+  res.dropKnownHeader('transfer-encoding');
   if (status === 204 || status === 304 || status < 200) {
     res.dropBody();
     if (status !== 304) res.removeHeader('Content-Length');

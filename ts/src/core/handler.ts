@@ -20,17 +20,16 @@ export type HandlerFn<
   Bound extends unknown[] = any[],
 > = (req: Request<P>, res: Response, ...bound: Bound) => HandlerResult;
 
-// biome-ignore lint/suspicious/noExplicitAny: a controller class may take any constructor arguments in type only.
 /**
  * A controller class: `[PostController, 'show']` routes to a method of an instance the application
  * makes, and `resource()` registers the actions such a class has.
  */
+// biome-ignore lint/suspicious/noExplicitAny: a controller class may take any constructor arguments in type only.
 export type ControllerClass = abstract new (...args: any[]) => object;
 
 /** `[Class, 'method']` or `[instance, 'method']`. */
 export type ArrayCallable = readonly [ControllerClass | object, string];
 
-// biome-ignore lint/suspicious/noExplicitAny: see HandlerFn.
 /**
  * What a route runs: a function `(req, res, ...bound) => result`, or a controller method as
  * `[Class, 'method']` or `[instance, 'method']`.
@@ -39,6 +38,7 @@ export type ArrayCallable = readonly [ControllerClass | object, string];
  * app.get('/tasks/:id', (req, res) => res.json({ id: req.param('id') }));
  * app.get('/posts/:id', [PostController, 'show']);
  */
+// biome-ignore lint/suspicious/noExplicitAny: see HandlerFn.
 export type RouteHandler<P extends AnyParams = AnyParams, Bound extends unknown[] = any[]> =
   | HandlerFn<P, Bound>
   | ArrayCallable;

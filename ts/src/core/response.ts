@@ -91,6 +91,12 @@ export class Response {
     return this;
   }
 
+  /** @internal Removes a header by its lower-case `key` (the framework's own framing fields). */
+  dropKnownHeader(key: string): this {
+    this.#headers.delete(key);
+    return this;
+  }
+
   /** Adds a value to a header (several `Set-Cookie` lines, say). */
   appendHeader(name: string, value: HeaderValue): this {
     const values = normaliseValues(name, value);
