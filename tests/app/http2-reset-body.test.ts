@@ -20,7 +20,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import http2, { type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2';
+import http2, { type ClientHttp2Session } from 'node:http2';
 import { type AddressInfo, connect as netConnect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +29,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { Application, type MemoryLogger, memoryLogger } from '../../ts/src/app/index.js';
 import { testCertificate } from '../support/tls-cert.js';
 import { withEngine } from './support/engine.js';
+import { answerOf, frame } from './support/http2-client.js';
 
 /** How long a wait lasts before the test gives up on what it waits for. */
 const CAP_MS = 8_000;
@@ -148,23 +149,6 @@ function nodeSession(port: number, secure: boolean): ClientHttp2Session {
   return client;
 }
 
-/** A stream's answer: its status and body. */
-function answerOf(stream: ClientHttp2Stream): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    let status = 0;
-    let body = '';
-    stream.setEncoding('utf8');
-    stream.on('response', (headers) => {
-      status = Number(headers[':status']);
-    });
-    stream.on('data', (chunk: string) => {
-      body += chunk;
-    });
-    stream.on('end', () => resolve({ status, body }));
-    stream.on('error', reject);
-  });
-}
-
 // --- a raw client: frames written by hand ---
 
 /** One field of a header block, HPACK "literal without indexing" with a static-table name, no Huffman. */
@@ -178,16 +162,6 @@ const AUTHORITY = 1;
 const PATH = 4;
 const CONTENT_LENGTH = 28;
 const CONTENT_TYPE = 31;
-
-/** An HTTP/2 frame: 9-byte header (length, type, flags, stream id), then the payload. */
-function frame(type: number, flags: number, streamId: number, payload: Buffer): Buffer {
-  const head = Buffer.alloc(9);
-  head.writeUIntBE(payload.length, 0, 3);
-  head[3] = type;
-  head[4] = flags;
-  head.writeUInt32BE(streamId, 5);
-  return Buffer.concat([head, payload]);
-}
 
 const DATA = 0x0;
 const HEADERS = 0x1;

@@ -13,11 +13,11 @@
  */
 import http2, { type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2';
 import { type AddressInfo, connect as netConnect, type Socket } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
 import { afterEach, describe, expect, test } from 'vitest';
 import { Application, type ArborServer, Response } from '../../ts/src/app/index.js';
 import { testCertificate } from '../support/tls-cert.js';
 import { withEngine } from './support/engine.js';
+import { answerOf, frame, http11OverTls } from './support/http2-client.js';
 
 const HEADERS_TIMEOUT = 500;
 const REQUEST_TIMEOUT = 1_000;
@@ -150,29 +150,12 @@ function get(client: ClientHttp2Session, path: string): Promise<string> {
   });
 }
 
-/** An HTTP/2 frame: 9-byte header (length, type, flags, stream id), then the payload. */
-function frame(type: number, flags: number, streamId: number, payload: Buffer): Buffer {
-  const head = Buffer.alloc(9);
-  head.writeUIntBE(payload.length, 0, 3);
-  head[3] = type;
-  head[4] = flags;
-  head.writeUInt32BE(streamId, 5);
-  return Buffer.concat([head, payload]);
-}
-
 describe.skipIf(process.env.ARBOR_TEST_SERVER === 'arbor')(
   'http2: true enforces the request timeouts',
   () => {
     test('HTTP/1.1 fallback: a head trickled a line at a time gets 408 and the connection closes by headersTimeout', async () => {
       const port = await start(application(true).createServer());
-      const socket = tlsConnect({
-        port,
-        host: '127.0.0.1',
-        ca: testCertificate().cert,
-        servername: 'localhost',
-        ALPNProtocols: ['http/1.1'],
-      });
-      await new Promise((resolve) => socket.once('secureConnect', resolve));
+      const socket = await http11OverTls(port);
       expect(socket.alpnProtocol).toBe('http/1.1');
       let received = '';
       socket.on('data', (chunk: Buffer) => {
@@ -189,14 +172,7 @@ describe.skipIf(process.env.ARBOR_TEST_SERVER === 'arbor')(
 
     test('HTTP/1.1 fallback: a body trickled a byte at a time gets 408 by requestTimeout', async () => {
       const port = await start(application(true).createServer());
-      const socket = tlsConnect({
-        port,
-        host: '127.0.0.1',
-        ca: testCertificate().cert,
-        servername: 'localhost',
-        ALPNProtocols: ['http/1.1'],
-      });
-      await new Promise((resolve) => socket.once('secureConnect', resolve));
+      const socket = await http11OverTls(port);
       let received = '';
       socket.on('data', (chunk: Buffer) => {
         received += chunk.toString('latin1');
@@ -245,21 +221,9 @@ describe.skipIf(process.env.ARBOR_TEST_SERVER === 'arbor')(
     test('h2: a request that arrived whole is not cut, however long its answer takes', async () => {
       const port = await start(application(true).createServer());
       const client = session(`https://localhost:${port}`, true);
-      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const stream = client.request({ ':method': 'POST', ':path': '/slow' });
-        let status = 0;
-        let body = '';
-        stream.setEncoding('utf8');
-        stream.on('response', (headers) => {
-          status = Number(headers[':status']);
-        });
-        stream.on('data', (chunk: string) => {
-          body += chunk;
-        });
-        stream.on('end', () => resolve({ status, body }));
-        stream.on('error', reject);
-        stream.end('abc');
-      });
+      const stream = client.request({ ':method': 'POST', ':path': '/slow' });
+      stream.end('abc');
+      const answer = await answerOf(stream);
       expect(answer).toEqual({ status: 200, body: '{"bytes":3}' });
     });
 

@@ -20,28 +20,10 @@ import {
   type UploadLimits,
 } from '../../ts/src/app/index.js';
 import { withEngine } from './support/engine.js';
+import { BOUNDARY, bytes, FORM_TYPE, multipart } from './support/multipart-form.js';
 import { listen, transports } from './support/transport.js';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-const bytes = (size: number, fill = 0x61) => new Uint8Array(size).fill(fill);
-
-/** A multipart body by hand, for exact sizes. */
-function multipart(
-  parts: { name: string; filename?: string; type?: string; content: string | Uint8Array }[],
-  boundary = 'streamed',
-): Buffer {
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    let head = `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"`;
-    if (part.filename !== undefined) head += `; filename="${part.filename}"`;
-    head += '\r\n';
-    if (part.type !== undefined) head += `Content-Type: ${part.type}\r\n`;
-    chunks.push(Buffer.from(`${head}\r\n`), Buffer.from(part.content), Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return Buffer.concat(chunks);
-}
-const FORM_TYPE = 'multipart/form-data; boundary=streamed';
 
 /** Every part, in order: a field's value, a file's name, type, size and hash (read to its end). */
 async function hashEveryPart(req: Request, res: Response): Promise<Response> {
@@ -105,20 +87,15 @@ describe.each(transports)('over $name', (transport) => {
     close = () => client.close();
     return client;
   };
-  const post = (path: string, body: Uint8Array) => ({
-    method: 'POST',
-    headers: { 'content-type': FORM_TYPE },
-    body,
-    ...(path === '' ? {} : {}),
-  });
+  /** A POST carrying `body` as a form. */
+  const form = (body: Uint8Array) => ({ method: 'POST', headers: { 'content-type': FORM_TYPE }, body });
 
   test('fields and files in order, byte for byte', async () => {
     const client = await start();
     const big = bytes(3 * 2 ** 20 + 17, 0x62);
     const reply = await client.request(
       '/hash',
-      post(
-        '/hash',
+      form(
         multipart([
           { name: 'title', content: 'Résumé' },
           { name: 'doc', filename: 'big.bin', type: 'application/octet-stream', content: big },
@@ -152,8 +129,7 @@ describe.each(transports)('over $name', (transport) => {
     const client = await start();
     const reply = await client.request(
       '/fields',
-      post(
-        '/fields',
+      form(
         multipart([
           { name: 'a', content: '1' },
           { name: 'doc', filename: 'x.bin', content: bytes(512 * 1024) },
@@ -195,13 +171,12 @@ describe.each(transports)('over $name', (transport) => {
     '%s: one past the limit is a 413 naming it, at the limit is taken',
     async (_name, uploads, parts, message) => {
       const client = await start(uploads);
-      const refused = await client.request('/hash', post('/hash', multipart(parts)));
+      const refused = await client.request('/hash', form(multipart(parts)));
       expect(refused.status, refused.text).toBe(413);
       expect(refused.json().error).toMatch(message);
       const taken = await client.request(
         '/hash',
-        post(
-          '/hash',
+        form(
           multipart(
             parts.slice(0, 1).map((p) => ({
               ...p,
@@ -217,16 +192,16 @@ describe.each(transports)('over $name', (transport) => {
   test('a malformed body is a 400 thrown by the loop', async () => {
     const client = await start();
     const cut = multipart([{ name: 'doc', filename: 'x', content: bytes(1000) }]).subarray(0, 500);
-    const reply = await client.request('/hash', post('/hash', cut));
+    const reply = await client.request('/hash', form(cut));
     expect(reply.status, reply.text).toBe(400);
     expect(reply.json().error).toMatch(/^Malformed multipart body/);
   });
 
   test('req.body() on a streamed form, req.parts() on a form read before the handler: a 500 that says why', async () => {
     const client = await start();
-    const form = multipart([{ name: 'f', content: '1' }]);
-    expect((await client.request('/body', post('/body', form))).status).toBe(500);
-    expect((await client.request('/on-disk', post('/on-disk', form))).status).toBe(500);
+    const body = multipart([{ name: 'f', content: '1' }]);
+    expect((await client.request('/body', form(body))).status).toBe(500);
+    expect((await client.request('/on-disk', form(body))).status).toBe(500);
   });
 });
 
@@ -258,7 +233,7 @@ describe('over HTTP: nothing stays open', () => {
       socket.on('error', () => undefined);
       socket.on('close', () => resolve(received.split('\r\n')[0] ?? ''));
       const head = Buffer.from(
-        `--streamed\r\nContent-Disposition: form-data; name="doc"; filename="big.bin"\r\n\r\n`,
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="doc"; filename="big.bin"\r\n\r\n`,
       );
       socket.write(
         `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${FORM_TYPE}\r\nContent-Length: ${64 * 2 ** 20}\r\n\r\n`,

@@ -16,6 +16,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { Application, type UploadLimits } from '../../ts/src/app/index.js';
 import { assertPresent, skipWhenMissing } from '../support/prerequisites.js';
 import { withEngine } from './support/engine.js';
+import { bytes, FORM_TYPE, multipart } from './support/multipart-form.js';
 import { rawRequest } from './support/raw.js';
 import { listen, transports } from './support/transport.js';
 
@@ -52,27 +53,6 @@ async function emptied(folder: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
-
-const bytes = (size: number, fill = 0x61) => new Uint8Array(size).fill(fill);
-
-/** A multipart body by hand, for exact sizes and malformed variants. */
-function multipart(
-  parts: { name: string; filename?: string; type?: string; content: string | Uint8Array }[],
-  boundary = 'arbor-boundary',
-): Buffer {
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    let head = `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"`;
-    if (part.filename !== undefined) head += `; filename="${part.filename}"`;
-    head += '\r\n';
-    if (part.type !== undefined) head += `Content-Type: ${part.type}\r\n`;
-    chunks.push(Buffer.from(`${head}\r\n`), Buffer.from(part.content), Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return Buffer.concat(chunks);
-}
-
-const FORM_TYPE = 'multipart/form-data; boundary=arbor-boundary';
 
 describe.each(transports)('over $name', (transport) => {
   test('fields and files, byte for byte; deleted once the answer is out', async () => {
