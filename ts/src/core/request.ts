@@ -11,7 +11,9 @@ import type { Part, PartStream } from '../body/multipart-parts.js';
 import { lazyPackage } from '../builtins.js';
 import { type CookieSigner, parseCookies } from '../helpers/cookies.js';
 import type { HeaderSource, IncomingInput, UpgradeChannel } from '../http/dispatch.js';
+import type { DefaultEnv, Env, IsOpen, ValidOf, ValidPart, VariableKey, VariableValue } from './context.js';
 import { HttpError } from './errors.js';
+import type { Logger } from './logger.js';
 import type { AnyParams } from './params.js';
 
 export { type HeaderSource, headersFromMap } from '../http/dispatch.js';
@@ -70,6 +72,8 @@ export interface RequestInit {
   client?: Pick<IncomingInput, 'onAbort'> | undefined;
   /** The application's cookie signer, when it has secrets. */
   cookies?: CookieSigner | null | undefined;
+  /** Builds the request's logger on first use of `req.log` (a child of the application's logger). */
+  log?: ((request: Request) => Logger) | undefined;
 }
 
 /** @internal Describes a matched route when `req.route` is first read, so requests that never read it
@@ -81,6 +85,9 @@ export interface RouteSource {
 const loadAccepts = lazyPackage<typeof accepts>('accepts');
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 const NO_FILES: readonly UploadedFile[] = Object.freeze([]);
+const ignore = (): void => {};
+/** `req.log` of a request built without the application (a test's `new Request(…)`): it logs nothing. */
+const SILENT_LOGGER: Logger = { info: ignore, warn: ignore, error: ignore };
 const NO_CAPTURES: readonly (string | undefined)[] = Object.freeze([]);
 
 /** `record[name]` when the record has it as its own entry: what a client named, never an inherited member. */
@@ -109,7 +116,7 @@ export class BodyNotReadError extends Error {
  * app.get('/search/:q/:page?', (req, res) =>
  *   res.json({ q: req.param('q'), page: Number(req.param('page', '1')), sort: req.query('sort', 'asc') }));
  */
-export class Request<P extends AnyParams = AnyParams> {
+export class Request<P extends AnyParams = AnyParams, E extends Env = DefaultEnv> {
   readonly method: string;
   readonly ip: string;
   /**
@@ -129,6 +136,10 @@ export class Request<P extends AnyParams = AnyParams> {
   readonly #params: Readonly<Record<string, string>>;
   readonly #captures: readonly (string | undefined)[];
   #attributes: Map<string, unknown> | undefined;
+  /** The contract's validated, coerced values by part, set by the route's checks. */
+  #valid: Partial<Record<ValidPart, unknown>> | undefined;
+  readonly #logFactory: ((request: Request) => Logger) | null;
+  #log: Logger | undefined;
   /** `null` until read. */
   #body: ParsedBody | null;
   #loader: (() => ParsedBody | Promise<ParsedBody>) | null;
@@ -162,6 +173,22 @@ export class Request<P extends AnyParams = AnyParams> {
     this.upgrade = init.upgrade ?? null;
     this.#client = init.client ?? null;
     this.cookieSigner = init.cookies ?? null;
+    this.#logFactory = init.log ?? null;
+  }
+
+  /**
+   * The request's logger: a child of the application's `logger` carrying the request id (`reqId`) and,
+   * once matched, the route, so a handler's own lines join the request's.
+   *
+   * @example
+   * app.post('/orders', (req, res) => { req.log.info({ items: 3 }, 'order placed'); return res.status(201).send(); });
+   */
+  get log(): Logger {
+    if (this.#log === undefined) {
+      const factory = this.#logFactory;
+      this.#log = factory === null ? SILENT_LOGGER : factory(this as Request);
+    }
+    return this.#log;
   }
 
   /**
@@ -471,17 +498,53 @@ export class Request<P extends AnyParams = AnyParams> {
     );
   }
 
-  /** Attaches a value for later layers (`req.set('user', user)` in an auth middleware). Chainable. */
+  /**
+   * Attaches a value for later layers (`req.set('user', user)` in an auth middleware). Chainable. A key the
+   * route's environment declares takes a value of its type.
+   */
+  set<K extends VariableKey<E>>(key: K, value: VariableValue<E, K>): this;
+  set(key: string, value: unknown): this;
   set(key: string, value: unknown): this {
     this.#attributes ??= new Map();
     this.#attributes.set(key, value);
     return this;
   }
 
-  /** An attribute set by a middleware, or `fallback`. */
-  get<T = unknown>(key: string, fallback?: T): T | undefined {
+  /**
+   * An attribute set by a middleware, or `fallback`. On a route whose middleware declare what they add
+   * (`Middleware<{ user: User }>`, a group given its middleware first, `MiddlewareNames`), the key is
+   * checked and the value typed; on an untyped route any key is read as `T`.
+   *
+   * @example
+   * app.group('/me', { middleware: [auth] }, (me) => me.get('/', (req, res) => res.json(req.get('user'))));
+   */
+  get<K extends VariableKey<E>>(key: K): VariableValue<E, K>;
+  get<T = unknown>(key: IsOpen<E> extends true ? string : never, fallback?: T): T | undefined;
+  get(key: string, fallback?: unknown): unknown {
     const attributes = this.#attributes;
-    return attributes?.has(key) === true ? (attributes.get(key) as T) : fallback;
+    return attributes?.has(key) === true ? attributes.get(key) : fallback;
+  }
+
+  /**
+   * The validated input of the route's contract for `part`, coerced and with its defaults applied
+   * (`req.valid('query').limit` is a number), typed from a code-first schema. Throws when the route has no
+   * contract for `part`.
+   *
+   * @example
+   * app.get('/articles', { schema: { query: z.object({ limit: z.coerce.number().default(20) }) } }, (req, res) =>
+   *   res.json(list(req.valid('query').limit)));
+   */
+  valid<K extends ValidPart>(part: K): ValidOf<E, K> {
+    const valid = this.#valid;
+    if (valid === undefined || !(part in valid))
+      throw new Error(`req.valid('${part}'): this route has no contract for its ${part}`);
+    return valid[part] as ValidOf<E, K>;
+  }
+
+  /** @internal The route's checks store what they validated (and coerced) for `req.valid(part)`. */
+  setValid(part: ValidPart, value: unknown): void {
+    this.#valid ??= {};
+    this.#valid[part] = value;
   }
 
   /** @internal Reads the body once; synchronous when there is none (the kernel's hot path stays so). */
