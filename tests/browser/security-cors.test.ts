@@ -77,11 +77,17 @@ describe.each(['node', 'arbor'] as const)('CORS from Chromium, server: %s', (ser
   });
 
   /** What the page gets from `fetch(url, init)`: the JSON, or the name of the error the browser threw. */
-  const call = (url: string, init: RequestInit = {}) =>
+  interface Init {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    credentials?: 'include' | 'omit';
+  }
+  const call = (url: string, init: Init = {}) =>
     page.evaluate(
       async ([target, options]) => {
         try {
-          const res = await fetch(target, options);
+          const res = await fetch(target, options as RequestInit);
           return { status: res.status, body: await res.json(), total: res.headers.get('x-total') };
         } catch (error) {
           return { error: (error as Error).name };
