@@ -6,6 +6,7 @@
  */
 import { githubRoutes } from './github.js';
 import { seedIds } from './model.js';
+import { BODY_SIZES, type BodySize, ORDER_PATH, orderBody } from './orders.js';
 
 export interface LoadRequest {
   method: string;
@@ -14,8 +15,8 @@ export interface LoadRequest {
   body?: string;
 }
 
-export type MixName = 'mixed' | 'read' | 'by-id' | 'github';
-export const MIXES: readonly MixName[] = ['mixed', 'read', 'by-id', 'github'];
+export type MixName = 'mixed' | 'read' | 'by-id' | 'github' | 'post';
+export const MIXES: readonly MixName[] = ['mixed', 'read', 'by-id', 'github', 'post'];
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
@@ -29,7 +30,24 @@ export const MIX_DESCRIPTIONS: Record<MixName, string> = {
     "GitHub's REST API as a 516-route table (benches/data/medley-github-api.json): every route's real URL in turn, " +
     'with its method (282 GET, 78 POST, 77 DELETE, 41 PUT, 38 PATCH; no bodies), each answered with ' +
     '`{ route, params }`',
+  post:
+    `100 % POST ${ORDER_PATH} with a JSON order of ten fields (its items grown to ${BODY_SIZES.map((s) => s.name).join(', ')}), ` +
+    'each body size a workload of its own; every server answers with a summary computed from the parsed body',
 };
+
+/** One body size of the `post` mix: the same request over and over. */
+export function postMix(size: BodySize): LoadRequest[] {
+  return [{ method: 'POST', path: ORDER_PATH, headers: JSON_HEADERS, body: orderBody(size.bytes) }];
+}
+
+/**
+ * The workloads of a mix, each timed on its own within every round: one for the GET mixes, one per body
+ * size for `post` (its sizes are not mixed: each gets its own figures).
+ */
+export function workloadsOf(name: MixName): { name: string; requests: LoadRequest[] }[] {
+  if (name === 'post') return BODY_SIZES.map((size) => ({ name: size.name, requests: postMix(size) }));
+  return [{ name, requests: buildMix(name) }];
+}
 
 export function buildMix(name: MixName): LoadRequest[] {
   const ids = seedIds();
@@ -44,6 +62,8 @@ export function buildMix(name: MixName): LoadRequest[] {
     body: JSON.stringify({ completed: i % 2 === 0 }),
   });
   switch (name) {
+    case 'post':
+      return postMix(BODY_SIZES[0]);
     case 'github':
       // One request per route, in the data set's order.
       return githubRoutes().map((route) => ({ method: route.method, path: route.request }));

@@ -67,11 +67,11 @@ function targetsFor(mix: string): Target[] {
   ];
 }
 
-const ratio = (a: number, b: number) => (b > 0 ? a / b : Number.NaN);
-const fmtRatio = (r: number) => (Number.isFinite(r) ? r.toFixed(2) : '—');
+export const ratio = (a: number, b: number) => (b > 0 ? a / b : Number.NaN);
+export const fmtRatio = (r: number) => (Number.isFinite(r) ? r.toFixed(2) : '—');
 
 /** Median over rounds of the within-round ratio: robust to drift of the machine between rounds. */
-function pairedRatio(a: ServerSummary | undefined, b: ServerSummary | undefined): number {
+export function pairedRatio(a: ServerSummary | undefined, b: ServerSummary | undefined): number {
   if (!a || !b) return Number.NaN;
   const n = Math.min(a.runs.length, b.runs.length);
   const ratios: number[] = [];

@@ -10,15 +10,19 @@
  *
  *   npm run bench:http                         5 rounds × 10 s (3 s warm-up each), 100 connections
  *   node --import tsx benches/http/run.ts --smoke        1 round × 2 s: checks the machinery, not a benchmark
- *   options: --rounds N --duration S --warmup S --connections N --pipelining N --mix mixed|read|by-id|github
- *            --only arbor,arbor-validated --node /path/to/node (servers' Node) --out DIR (default benches/results)
+ *   `--mix post` times the write path instead: `POST /orders/:shop` with a JSON body of ~200 B, ~2 KiB and
+ *   ~64 KiB (`orders.ts`), each size a workload of its own inside every round, on Arbor (both servers),
+ *   Fastify and Hono; the report is http.post.md.
+ *   options: --rounds N --duration S --warmup S --connections N --pipelining N --mix mixed|read|by-id|github|post
+ *            --only arbor,arbor-validated --node 22|24|26|PATH (servers' Node; reports of a Node other than 24
+ *            go to benches/results/node<major>/) --out DIR (default benches/results)
  *            --arbor-engine wasm|reference (reference: the TypeScript engine of the differential tests)
  *            --arbor-from auto|dist|src (auto: dist/ when it is up to date, else the sources through tsx)
  *   The report goes to http.md and http.svg for the default mix (mixed), http.<mix>.md and .svg for others:
  *     node --import tsx benches/http/run.ts --mix by-id --rounds 3 --duration 8    → http.by-id.md
  *     node --import tsx benches/http/run.ts --mix github --rounds 3 --duration 8   → http.github.md
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +31,9 @@ import { ensureWrk } from '../../scripts/ensure-wrk.mjs';
 import { checkConformance } from './conformance.js';
 import { describeEnvironment, type Environment } from './environment.js';
 import { checkGithubConformance } from './github.js';
-import { buildMix, MIX_DESCRIPTIONS, MIXES, type MixName } from './mix.js';
+import { MIX_DESCRIPTIONS, MIXES, type MixName, workloadsOf } from './mix.js';
+import { checkOrdersConformance } from './orders-check.js';
+import { renderPostReport } from './post-report.js';
 import { renderReport, type ServerSummary } from './report.js';
 import { type RunResult, runWrk, writeMixScript } from './wrk.js';
 
@@ -44,11 +50,20 @@ interface Contender {
   env?: Record<string, string>;
   /** Its server for the `github` mix; absent: not in that mix. */
   github?: string;
+  /** Its server answers `POST /orders/:shop` (the `post` mix); absent: not in that mix. */
+  post?: boolean;
 }
 
 /** Arbor first; the bare server is the ceiling and Fastify the bar to clear. */
 const CONTENDERS: Contender[] = [
-  { name: 'arbor', label: 'Arbor (node:http)', file: 'arbor.ts', pkg: null, github: 'github-arbor.ts' },
+  {
+    name: 'arbor',
+    label: 'Arbor (node:http)',
+    file: 'arbor.ts',
+    pkg: null,
+    github: 'github-arbor.ts',
+    post: true,
+  },
   // The same server validating every request against its annotations: the pair measures what it costs.
   {
     name: 'arbor-validated',
@@ -65,9 +80,24 @@ const CONTENDERS: Contender[] = [
     pkg: null,
     github: 'github-arbor.ts',
     env: { ARBOR_BENCH_SERVER: 'arbor' },
+    post: true,
   },
-  { name: 'fastify', label: 'Fastify 5', file: 'fastify.ts', pkg: 'fastify', github: 'github-fastify.ts' },
-  { name: 'hono', label: 'Hono (node-server)', file: 'hono.ts', pkg: 'hono', github: 'github-hono.ts' },
+  {
+    name: 'fastify',
+    label: 'Fastify 5',
+    file: 'fastify.ts',
+    pkg: 'fastify',
+    github: 'github-fastify.ts',
+    post: true,
+  },
+  {
+    name: 'hono',
+    label: 'Hono (node-server)',
+    file: 'hono.ts',
+    pkg: 'hono',
+    github: 'github-hono.ts',
+    post: true,
+  },
   { name: 'express', label: 'Express 5', file: 'express.ts', pkg: 'express', github: 'github-express.ts' },
   { name: 'bare', label: 'bare node:http', file: 'bare.ts', pkg: null },
 ];
@@ -81,8 +111,8 @@ const { values: args } = parseArgs({
     pipelining: { type: 'string', default: '1' },
     mix: { type: 'string', default: 'mixed' },
     only: { type: 'string' },
-    node: { type: 'string', default: process.execPath },
-    out: { type: 'string', default: join(root, 'benches', 'results') },
+    node: { type: 'string' },
+    out: { type: 'string' },
     smoke: { type: 'boolean', default: false },
     'arbor-engine': { type: 'string', default: 'wasm' },
     'arbor-from': { type: 'string', default: 'auto' },
@@ -96,6 +126,20 @@ const positive = (name: string, text: string | undefined, allowZero = false): nu
   }
   return value;
 };
+/** The servers' Node: a supported line by its major (scripts/node-binaries.mjs installs 22 and 26 once per
+ * machine), a path, or this process's. */
+async function serversNode(choice: string | undefined): Promise<string> {
+  if (choice === undefined) return process.execPath;
+  if (!/^\d+$/.test(choice)) return choice;
+  const binaries = '../../scripts/node-binaries.mjs';
+  const { nodeBinary } = (await import(binaries)) as { nodeBinary(line: string): { binary: string } };
+  return nodeBinary(choice).binary;
+}
+const node = await serversNode(args.node);
+const nodeMajor = spawnSync(node, ['-v'], { encoding: 'utf8' }).stdout.trim().slice(1).split('.')[0];
+const outDir =
+  args.out ?? join(root, 'benches', 'results', ...(nodeMajor === '24' ? [] : [`node${nodeMajor}`]));
+
 const settings = {
   rounds: args.smoke ? 1 : positive('rounds', args.rounds),
   duration: args.smoke ? 2 : positive('duration', args.duration),
@@ -103,7 +147,7 @@ const settings = {
   connections: positive('connections', args.connections),
   pipelining: positive('pipelining', args.pipelining),
   mix: args.mix as MixName,
-  node: args.node,
+  node,
   arborEngine: args['arbor-engine'],
 };
 if (settings.arborEngine !== 'wasm' && settings.arborEngine !== 'reference') {
@@ -140,8 +184,10 @@ if (settings.arborEngine === 'reference') {
 }
 const only = args.only?.split(',').map((s) => s.trim());
 const github = settings.mix === 'github';
+const posting = settings.mix === 'post';
 const contenders = CONTENDERS.filter(
-  (c) => (!only || only.includes(c.name)) && (!github || c.github !== undefined),
+  (c) =>
+    (!only || only.includes(c.name)) && (!github || c.github !== undefined) && (!posting || c.post === true),
 );
 if (contenders.length === 0)
   throw new Error(`--only matched no server; known: ${CONTENDERS.map((c) => c.name)}`);
@@ -207,7 +253,10 @@ async function startServer(contender: Contender): Promise<Running> {
 
 async function main(): Promise<void> {
   const wrkVersion = ensureWrk();
-  const script = writeMixScript(buildMix(settings.mix), settings.pipelining);
+  const workloads = workloadsOf(settings.mix).map((w) => ({
+    name: w.name,
+    script: writeMixScript(w.requests, settings.pipelining),
+  }));
   const environment: Environment = describeEnvironment(
     root,
     settings.node,
@@ -222,13 +271,14 @@ async function main(): Promise<void> {
     `Arbor loaded from ${arborSource === 'dist' ? 'dist/ (tsc output)' : 'ts/src through tsx (dist/ missing or stale)'}`,
   );
 
+  const check = github ? checkGithubConformance : posting ? checkOrdersConformance : checkConformance;
   const servers: Running[] = [];
   const failures = new Map<string, string[]>();
   try {
     for (const contender of contenders) {
       const server = await startServer(contender);
       servers.push(server);
-      const problems = await (github ? checkGithubConformance : checkConformance)(server.url);
+      const problems = await check(server.url);
       failures.set(contender.name, problems);
       log(
         `${contender.label}: ${server.url} ${problems.length === 0 ? 'answers correctly' : 'FAILS CHECKS'}`,
@@ -236,52 +286,69 @@ async function main(): Promise<void> {
       for (const problem of problems) log(`  ${problem}`);
     }
 
-    const results = new Map<string, RunResult[]>(servers.map((s) => [s.contender.name, []]));
+    // Runs by workload, then by server.
+    const results = new Map(
+      workloads.map((w) => [
+        w.name,
+        new Map<string, RunResult[]>(servers.map((s) => [s.contender.name, []])),
+      ]),
+    );
     for (let round = 0; round < settings.rounds; round++) {
       // Rotate the starting server each round: no server always runs first (or right after another).
       const order = servers.map((_, i) => servers[(i + round) % servers.length] as Running);
-      for (const server of order) {
-        if (server.exited) {
-          log(`round ${round + 1}: ${server.contender.label} has exited; skipped`);
-          continue;
+      for (const workload of workloads) {
+        for (const server of order) {
+          if (server.exited) {
+            log(`round ${round + 1}: ${server.contender.label} has exited; skipped`);
+            continue;
+          }
+          const load = { connections: settings.connections, pipelining: settings.pipelining };
+          if (settings.warmup > 0) await runWrk(server.url, workload.script, load, settings.warmup);
+          const result = await runWrk(server.url, workload.script, load, settings.duration);
+          results.get(workload.name)?.get(server.contender.name)?.push(result);
+          const bad = result.errors + result.timeouts + result.non2xx;
+          log(
+            `round ${round + 1}/${settings.rounds} ${workloads.length > 1 ? `${workload.name.padEnd(7)} ` : ''}` +
+              `${server.contender.label.padEnd(20)} ` +
+              `${Math.round(result.rps).toString().padStart(7)} req/s  p99 ${result.latencyP99} ms` +
+              (bad > 0
+                ? `  (${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx)`
+                : ''),
+          );
         }
-        const load = { connections: settings.connections, pipelining: settings.pipelining };
-        if (settings.warmup > 0) await runWrk(server.url, script, load, settings.warmup);
-        const result = await runWrk(server.url, script, load, settings.duration);
-        results.get(server.contender.name)?.push(result);
-        const bad = result.errors + result.timeouts + result.non2xx;
-        log(
-          `round ${round + 1}/${settings.rounds} ${server.contender.label.padEnd(20)} ` +
-            `${Math.round(result.rps).toString().padStart(7)} req/s  p99 ${result.latencyP99} ms` +
-            (bad > 0
-              ? `  (${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx)`
-              : ''),
-        );
       }
     }
 
-    const summaries: ServerSummary[] = servers.map((server) => ({
-      name: server.contender.name,
-      label: server.contender.label,
-      runs: results.get(server.contender.name) ?? [],
-      failures: failures.get(server.contender.name) ?? [],
-      crashed: server.exited,
-    }));
-    const { markdown, svg } = renderReport({
-      summaries,
-      environment,
-      settings: {
-        ...settings,
-        arborSource,
-        mixDescription: MIX_DESCRIPTIONS[settings.mix],
-        smoke: args.smoke,
-      },
-    });
-    mkdirSync(args.out, { recursive: true });
+    const summariesOf = (workload: string): ServerSummary[] =>
+      servers.map((server) => ({
+        name: server.contender.name,
+        label: server.contender.label,
+        runs: results.get(workload)?.get(server.contender.name) ?? [],
+        failures: failures.get(server.contender.name) ?? [],
+        crashed: server.exited,
+      }));
+    const reportSettings = {
+      ...settings,
+      arborSource,
+      mixDescription: MIX_DESCRIPTIONS[settings.mix],
+      smoke: args.smoke,
+    };
+    const { markdown, svg } = posting
+      ? renderPostReport({
+          workloads: workloads.map((w) => ({ name: w.name, summaries: summariesOf(w.name) })),
+          environment,
+          settings: reportSettings,
+        })
+      : renderReport({
+          summaries: summariesOf((workloads[0] as { name: string }).name),
+          environment,
+          settings: reportSettings,
+        });
+    mkdirSync(outDir, { recursive: true });
     const stem = settings.mix === 'mixed' ? 'http' : `http.${settings.mix}`;
-    writeFileSync(join(args.out, `${stem}.md`), markdown);
-    writeFileSync(join(args.out, `${stem}.svg`), svg);
-    log(`wrote ${join(args.out, `${stem}.md`)} and ${stem}.svg`);
+    writeFileSync(join(outDir, `${stem}.md`), markdown);
+    writeFileSync(join(outDir, `${stem}.svg`), svg);
+    log(`wrote ${join(outDir, `${stem}.md`)} and ${stem}.svg`);
   } finally {
     for (const server of servers) server.child.kill('SIGTERM');
   }

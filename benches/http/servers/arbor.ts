@@ -5,6 +5,7 @@
  * reference application instead).
  */
 import { NOT_FOUND_BODY, TaskStore, TITLE_REQUIRED_BODY, WELCOME } from '../model.js';
+import { summarise } from '../orders.js';
 import { announce, BODY_LIMIT, HOST } from './announce.js';
 
 type AppModule = typeof import('../../../ts/src/app/index.js');
@@ -90,6 +91,19 @@ app.delete('/tasks/:id', (req, res) => {
   if (store.delete(req.param('id') ?? '')) return res.status(204).send();
   return res.status(404).json(NOT_FOUND_BODY);
 });
+
+// The write path (`--mix post`): no annotations, so nothing but the JSON parse stands between body and handler.
+app.post('/orders/:shop', (req, res) =>
+  res.json(
+    summarise(
+      req.param('shop') ?? '',
+      req.query('channel'),
+      req.query('priority'),
+      req.query('coupon'),
+      req.json(),
+    ),
+  ),
+);
 
 /**
  * @schema Task

@@ -4,6 +4,7 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { NOT_FOUND_BODY, TaskStore, TITLE_REQUIRED_BODY, WELCOME } from '../model.js';
+import { summarise } from '../orders.js';
 import { announce, BODY_LIMIT, HOST } from './announce.js';
 
 const store = new TaskStore();
@@ -40,6 +41,16 @@ app.put('/tasks/:id', async (c) => {
 app.delete('/tasks/:id', (c) => {
   if (store.delete(c.req.param('id'))) return c.body(null, 204);
   return c.json(NOT_FOUND_BODY, 404);
+});
+// The write path (`--mix post`), under the same body limit as the other servers.
+app.use('/orders/*', bodyLimit({ maxSize: BODY_LIMIT }));
+app.post('/orders/:shop', async (c) => {
+  const body = await readJson(c);
+  if (body === undefined) return c.json({ error: 'Malformed JSON' }, 400);
+  const { req } = c;
+  return c.json(
+    summarise(req.param('shop'), req.query('channel'), req.query('priority'), req.query('coupon'), body),
+  );
 });
 
 const server = serve({ fetch: app.fetch, port: 0, hostname: HOST }, () => announce(server as Server));

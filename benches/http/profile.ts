@@ -1,0 +1,142 @@
+/**
+ * Where a server's CPU goes on the write path: Arbor (node:http and its own server) and Fastify, each in its
+ * own process under `--cpu-prof`, driven by wrk with the `post` mix's request of each body size, one at a
+ * time; the profiles' top self-time frames go to `benches/results/http.post.profile.md` (Node 24) or
+ * `node<major>/`. The profiles themselves stay in `--keep DIR` when asked for (open them in Chrome's
+ * DevTools or speedscope for the flame graph).
+ *
+ *   node --import tsx benches/http/profile.ts [--only arbor,arbor-own,fastify] [--duration 8] [--top 15]
+ *        [--connections 50] [--node 24|26|PATH] [--keep DIR]
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ensureWrk } from '../../scripts/ensure-wrk.mjs';
+import { postMix } from './mix.js';
+import { BODY_SIZES } from './orders.js';
+import { runWrk, writeMixScript } from './wrk.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+const { values: args } = parseArgs({
+  options: {
+    only: { type: 'string', default: 'arbor,arbor-own,fastify' },
+    duration: { type: 'string', default: '8' },
+    connections: { type: 'string', default: '50' },
+    top: { type: 'string', default: '15' },
+    node: { type: 'string' },
+    keep: { type: 'string' },
+    out: { type: 'string' },
+  },
+});
+
+const SERVERS: Record<string, { label: string; file: string; env?: Record<string, string> }> = {
+  arbor: { label: 'Arbor (node:http)', file: 'arbor.ts' },
+  'arbor-own': { label: 'Arbor (own server)', file: 'arbor.ts', env: { ARBOR_BENCH_SERVER: 'arbor' } },
+  fastify: { label: 'Fastify 5', file: 'fastify.ts' },
+};
+
+async function serversNode(choice: string | undefined): Promise<string> {
+  if (choice === undefined) return process.execPath;
+  if (!/^\d+$/.test(choice)) return choice;
+  const binaries = '../../scripts/node-binaries.mjs';
+  const { nodeBinary } = (await import(binaries)) as { nodeBinary(line: string): { binary: string } };
+  return nodeBinary(choice).binary;
+}
+const node = await serversNode(args.node);
+const version = spawnSync(node, ['-v'], { encoding: 'utf8' }).stdout.trim();
+const major = version.slice(1).split('.')[0];
+
+interface Frame {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  id: number;
+  hitCount?: number;
+}
+
+/** Self time by function (name and place), as a share of all samples, the biggest first. */
+function topFrames(file: string, count: number): { share: number; name: string; where: string }[] {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: Frame[] };
+  const byFrame = new Map<string, number>();
+  let total = 0;
+  for (const n of profile.nodes) {
+    const hits = n.hitCount ?? 0;
+    total += hits;
+    const { functionName, url, lineNumber } = n.callFrame;
+    const path = url.startsWith('file://') ? relative(root, fileURLToPath(url)) : url;
+    const where = path === '' ? '' : `${path.replace(/^node_modules\//, '')}:${lineNumber + 1}`;
+    const key = `${functionName || '(anonymous)'}\t${where}`;
+    byFrame.set(key, (byFrame.get(key) ?? 0) + hits);
+  }
+  return [...byFrame]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([key, hits]) => {
+      const [name = '', where = ''] = key.split('\t');
+      return { share: hits / total, name, where };
+    });
+}
+
+function start(name: string, dir: string): Promise<{ child: ChildProcess; url: string }> {
+  const server = SERVERS[name];
+  if (server === undefined) throw new Error(`--only takes ${Object.keys(SERVERS).join(', ')}, not ${name}`);
+  const child = spawn(
+    node,
+    ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', join(here, 'servers', server.file)],
+    {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      env: { ...process.env, NODE_ENV: 'production', ARBOR_BENCH_FROM: 'dist', ...server.env },
+    },
+  );
+  return new Promise((resolve, reject) => {
+    child.on('message', (message: { type?: string; port?: number }) => {
+      if (message.type === 'listening') resolve({ child, url: `http://127.0.0.1:${message.port}` });
+    });
+    child.once('exit', (code) => reject(new Error(`${name} exited (${code})`)));
+  });
+}
+
+ensureWrk();
+const lines = [
+  '# Where the CPU goes on the write path (CPU profiles)',
+  '',
+  `Each server under \`--cpu-prof\`, driven by wrk with \`POST /orders/:shop\` of one body size for ${args.duration} s`,
+  `(${args.connections} connections, Node ${version}, Arbor from \`dist/\`), a fresh process per size. Self time by`,
+  'function, as a share of all samples (idle time included: `(idle)`), the biggest first.',
+  '`benches/http/profile.ts` writes this page.',
+];
+const keep = args.keep ?? mkdtempSync(join(tmpdir(), 'arbor-prof-'));
+for (const name of (args.only ?? '').split(',')) {
+  for (const size of BODY_SIZES) {
+    const dir = join(keep, `${name}-${size.bytes}`);
+    mkdirSync(dir, { recursive: true });
+    const { child, url } = await start(name, dir);
+    const script = writeMixScript(postMix(size), 1);
+    const load = { connections: Number(args.connections), pipelining: 1 };
+    await runWrk(url, script, load, 2);
+    const result = await runWrk(url, script, load, Number(args.duration));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGINT');
+    await exited;
+    const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+    if (file === undefined) throw new Error(`${name}: no profile in ${dir}`);
+    lines.push(
+      '',
+      `## ${SERVERS[name]?.label}, ${size.name} body (${Math.round(result.rps).toLocaleString('en')} req/s under the profiler)`,
+      '',
+      '| self | function | where |',
+      '|--:|---|---|',
+    );
+    for (const frame of topFrames(join(dir, file), Number(args.top)))
+      lines.push(`| ${(frame.share * 100).toFixed(1)} % | \`${frame.name}\` | ${frame.where} |`);
+    console.log(`[profile] ${name} ${size.name}: ${join(dir, file)}`);
+  }
+}
+const out =
+  args.out ??
+  join(root, 'benches', 'results', ...(major === '24' ? [] : [`node${major}`]), 'http.post.profile.md');
+writeFileSync(out, `${lines.join('\n')}\n`);
+console.log(`[profile] wrote ${out}`);
