@@ -43,14 +43,25 @@ export class BodyLoader {
     this.#uploads = uploads;
   }
 
-  /** Reads and parses the body (the request's loader: `Request.loadBody` calls it once). */
-  readonly load = (): Promise<ParsedBody> => {
+  /**
+   * Reads and parses the body (the request's loader: `Request.loadBody` calls it once). A body the
+   * transport already holds whole is parsed now, and the parsed body returned as it is: the handler then
+   * runs in the same turn. A failure is always a rejected promise, whichever way the body came.
+   */
+  readonly load = (): ParsedBody | Promise<ParsedBody> => {
     if (this.#answered) return Promise.reject(answeredFirst());
     const input = this.#input;
     const type = input.headers.get('content-type');
     const encoding = input.headers.get('content-encoding');
-    if (!isMultipart(type) || input.openBody === undefined)
-      return input.readBody(this.#limit).then((raw) => parseBody(raw, type, encoding));
+    if (!isMultipart(type) || input.openBody === undefined) {
+      const raw = input.readBody(this.#limit);
+      if (!(raw instanceof Uint8Array)) return raw.then((bytes) => parseBody(bytes, type, encoding));
+      try {
+        return parseBody(raw, type, encoding);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
     if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity')
       return Promise.reject(
         new HttpError(415, `Content-Encoding ${JSON.stringify(encoding)} is not supported`),

@@ -49,7 +49,7 @@ export function parseBody(
   contentType: string | undefined,
   contentEncoding?: string,
 ): ParsedBody {
-  const { mediaType, charset } = parseContentType(contentType);
+  const { mediaType, charset } = contentTypeOf(contentType);
   if (raw.byteLength === 0) return { ...EMPTY_BODY, mediaType };
   if (contentEncoding !== undefined && contentEncoding.trim().toLowerCase() !== 'identity') {
     throw new HttpError(415, `Content-Encoding ${JSON.stringify(contentEncoding)} is not supported`);
@@ -66,11 +66,21 @@ export function isJsonMediaType(mediaType: string): boolean {
   return mediaType === 'application/json' || mediaType.endsWith('+json');
 }
 
-/** Decodes JSON from UTF-8 bytes; 400 on invalid UTF-8 or syntax. */
+/**
+ * One decoder for every JSON body: `decode()` without `{ stream: true }` keeps no state between calls, so
+ * sharing it is safe, and it strips a leading byte-order mark as a decoder built per body did.
+ */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Decodes JSON from UTF-8 bytes; 400 on invalid UTF-8 or syntax. `JSON.parse` makes `__proto__` an own
+ * property like any other key (it never sets a prototype), so the value is plain data; merging it into
+ * another object with `Object.assign` or a spread is the caller's choice, as with any JSON.
+ */
 export function decodeJson(raw: Uint8Array): unknown {
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+    text = UTF8.decode(raw);
   } catch {
     throw new HttpError(400, 'Malformed JSON body: invalid UTF-8');
   }
@@ -108,7 +118,7 @@ function formRecord(text: string): Record<string, string | string[]> {
 
 /** The media type of a `Content-Type` value, lower-case, without its parameters (`''` for none). */
 export function mediaTypeOf(header: string | undefined): string {
-  return (header ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  return contentTypeOf(header).mediaType;
 }
 
 /** A `multipart/form-data` body (its files are streamed to disk rather than read whole). */
@@ -116,8 +126,28 @@ export function isMultipart(header: string | undefined): boolean {
   return mediaTypeOf(header) === 'multipart/form-data';
 }
 
-function parseContentType(header: string | undefined): { mediaType: string; charset: string } {
-  if (header === undefined) return { mediaType: '', charset: 'utf-8' };
+interface ContentType {
+  /** Lower-case, without parameters. */
+  readonly mediaType: string;
+  readonly charset: string;
+}
+
+const NO_CONTENT_TYPE: ContentType = { mediaType: '', charset: 'utf-8' };
+/** The last `Content-Type` value read, and what it said: most requests to a service send the same one. */
+let lastHeader = 'application/json';
+let lastContentType: ContentType = { mediaType: 'application/json', charset: 'utf-8' };
+
+/** A `Content-Type` value read once per distinct value in a row, not once per use (a body reads it twice). */
+function contentTypeOf(header: string | undefined): ContentType {
+  if (header === undefined) return NO_CONTENT_TYPE;
+  if (header === lastHeader) return lastContentType;
+  const parsed = parseContentType(header);
+  lastHeader = header;
+  lastContentType = parsed;
+  return parsed;
+}
+
+function parseContentType(header: string): ContentType {
   const [type = '', ...params] = header.split(';');
   let charset = 'utf-8';
   for (const param of params) {

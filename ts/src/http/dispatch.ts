@@ -35,8 +35,12 @@ export interface IncomingInput {
   /** False when the request certainly has no body (no Content-Length or Transfer-Encoding, or a
    * Content-Length of 0): the pipeline then stays synchronous up to the handler. */
   hasBody: boolean;
-  /** Reads the whole body, failing with a 413 `HttpError` past `limit` bytes. */
-  readBody(limit: number): Promise<Uint8Array>;
+  /**
+   * Reads the whole body, failing with a 413 `HttpError` past `limit` bytes. A transport that already holds
+   * all of it (Arbor's server, for a body that came with its head) returns the bytes themselves: the kernel
+   * then parses them and calls the handler in the same turn, with no promise between them.
+   */
+  readBody(limit: number): Uint8Array | Promise<Uint8Array>;
   /**
    * The body's chunks as they arrive, read only as fast as they are taken (an upload streamed to disk),
    * failing with a 413 `HttpError` past `limit` bytes. Read the body one way or the other, once.

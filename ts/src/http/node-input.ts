@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import type { HeaderSource, IncomingInput, UpgradeChannel } from './dispatch.js';
 import { HttpError } from './errors.js';
-import { clientAborted, LimitedBody, readLimited, refuseDeclared } from './request-body.js';
+import { clientAborted, LimitedBody, readLimited, refuseDeclared, tooLarge } from './request-body.js';
 import { repeatedFieldMessage, SINGLETON_FIELDS } from './singleton-fields.js';
 
 /**
@@ -137,8 +137,66 @@ export class NodeInput implements IncomingInput, HeaderSource {
     return body;
   }
 
-  async readBody(limit: number): Promise<Uint8Array> {
+  readBody(limit: number): Promise<Uint8Array> {
     this.#bodyTaken = true;
+    const req = this.#req;
+    return req.httpVersionMajor === 2 ? this.#readHttp2(limit) : this.#readHttp1(limit);
+  }
+
+  /**
+   * An HTTP/1 body, from node's 'data' and 'end' events: most bodies are one chunk, which an async
+   * iterator over the request (a generator, end-of-stream listeners, a promise per chunk, the request
+   * destroyed at the end) costs several times over. Past the limit the reading stops and the request is
+   * paused, not destroyed: the 413 goes out and the connection closes after it (`bodyRefused`), unless the
+   * answer came first and drains the rest (stopBody).
+   */
+  #readHttp1(limit: number): Promise<Uint8Array> {
+    const req = this.#req;
+    return new Promise((resolve, reject) => {
+      try {
+        refuseDeclared(limit, req.headers['content-length']);
+        // Gone before the read began: no event will come.
+        if (req.destroyed) throw new Error('Premature close');
+      } catch (error) {
+        reject(this.#bodyFailed(error));
+        return;
+      }
+      let first: Buffer | null = null;
+      let rest: Buffer[] | null = null;
+      let total = 0;
+      const onData = (chunk: Buffer) => {
+        total += chunk.byteLength;
+        if (total > limit) return fail(tooLarge(limit));
+        if (first === null) first = chunk;
+        else if (rest === null) rest = [first, chunk];
+        else rest.push(chunk);
+      };
+      const onEnd = () => {
+        done();
+        resolve(rest !== null ? Buffer.concat(rest, total) : (first ?? EMPTY));
+      };
+      // The client left mid-body: node destroys the request, with an error or quietly ('close' only).
+      const onClose = () => fail(new Error('Premature close'));
+      const fail = (error: unknown) => {
+        done();
+        req.pause();
+        reject(this.#bodyFailed(error));
+      };
+      const done = () => {
+        req.off('data', onData);
+        req.off('end', onEnd);
+        req.off('error', fail);
+        req.off('close', onClose);
+      };
+      req.on('data', onData);
+      req.on('end', onEnd);
+      req.on('error', fail);
+      req.on('close', onClose);
+    });
+  }
+
+  /** An HTTP/2 body: through the request's async iterator, which hears a reset stream (see streamReset). */
+  async #readHttp2(limit: number): Promise<Uint8Array> {
     const req = this.#req;
     let body: Uint8Array;
     try {
@@ -188,6 +246,8 @@ export class NodeInput implements IncomingInput, HeaderSource {
 function streamReset(req: IncomingMessage): boolean {
   return req.httpVersionMajor === 2 && (req as unknown as Http2ServerRequest).aborted;
 }
+
+const EMPTY = new Uint8Array(0);
 
 /** One bit per singleton field (there are fewer than 31), to find a repeated one in one pass. */
 const SINGLETON_BITS = new Map([...SINGLETON_FIELDS.keys()].map((name, index) => [name, 1 << index]));

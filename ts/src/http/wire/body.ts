@@ -58,15 +58,18 @@ export abstract class IncomingBody {
    */
   abstract feed(chunk: Buffer, offset: number): number;
 
-  /** The whole body, once it has arrived: rejected with 413 past `limit` bytes. */
-  read(limit: number, declared: number | undefined): Promise<Uint8Array> {
+  /**
+   * The whole body: its bytes now when all of them are in (most bodies come with their head), else once
+   * they have arrived; rejected with 413 past `limit` bytes.
+   */
+  read(limit: number, declared: number | undefined): Uint8Array | Promise<Uint8Array> {
     if (this.#failure !== null) return Promise.reject(this.#failure);
     // Refused by its declared length: what arrives of it is dropped, not kept (an upload of many MiB would
     // otherwise pile up until its answer is written).
     if (declared !== undefined && declared > limit) return Promise.reject(this.#fail(tooLarge(limit)));
     this.#limit = limit;
     if (this.#total > limit) return Promise.reject(this.#fail(tooLarge(limit)));
-    if (this.complete) return Promise.resolve(this.#take());
+    if (this.complete) return this.#take();
     return new Promise((resolve, reject) => {
       this.#waiting = { resolve, reject };
     });

@@ -136,9 +136,9 @@ export class WireInput implements IncomingInput, HeaderSource {
     return chunks;
   }
 
-  readBody(limit: number): Promise<Uint8Array> {
+  readBody(limit: number): Uint8Array | Promise<Uint8Array> {
     const body = this.body;
-    if (body === null) return Promise.resolve(NO_BODY);
+    if (body === null) return NO_BODY;
     this.reading = true;
     const declared = this.head.framing === Framing.Length ? this.head.length : undefined;
     const reading = body.read(limit, declared);
