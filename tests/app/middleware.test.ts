@@ -180,6 +180,20 @@ describe.each(transports)('middleware over $name', (transport) => {
     expect(preflight.headers.get('access-control-allow-headers')).toBe('content-type');
     // Application middleware also decorates 404s.
     expect((await c.request('/nope')).headers.get('access-control-allow-origin')).toBe('*');
+    // Permissions go on preflights only, unless asked for on every answer.
+    expect(reply.headers.get('access-control-allow-methods')).toBeNull();
+  });
+
+  test('CORS: permissionsOnEveryAnswer sends the methods and listed headers on every answer', async () => {
+    const c = await start((app) => {
+      app.middleware(cors({ headers: ['Content-Type'], permissionsOnEveryAnswer: true }));
+      app.get('/tasks', (_req, res) => res.json([]));
+    });
+    for (const reply of [await c.request('/tasks'), await c.request('/nope')]) {
+      expect(reply.headers.get('access-control-allow-origin')).toBe('*');
+      expect(reply.headers.get('access-control-allow-methods')).toBe('GET, POST, PUT, DELETE, OPTIONS');
+      expect(reply.headers.get('access-control-allow-headers')).toBe('Content-Type');
+    }
   });
 
   test('CORS with an origin list echoes allowed origins only, with Vary and credentials', async () => {

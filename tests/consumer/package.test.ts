@@ -107,6 +107,10 @@ describe.skipIf(skipWhenMissing(missing))(
           ...['accepts', 'compressible', 'content-type', 'mime-db', 'mime-types', 'negotiator'],
           // Conditional GET, cookies, multipart uploads.
           ...['etag', 'fresh', 'cookie', 'busboy', 'streamsearch'],
+          // Security middleware: secure headers (helmet), JWT verification (jose).
+          ...['helmet', 'jose'],
+          // The contract layer: Standard Schema's types, ajv's formats, and a JSON parse without prototype keys.
+          ...['@standard-schema/spec', 'ajv-formats', 'secure-json-parse'],
         ].sort(),
       );
       const withScripts = Object.entries(installed).filter(([, entry]) => entry.hasInstallScript === true);

@@ -231,8 +231,9 @@ export interface ProductsAppOptions extends ProductsOptions {
   requestLog?: Pick<Logger, 'info'>;
 }
 
-/** CORS for the products API: `cors()`'s three default headers, plus `Authorization` so browsers can send the token. */
-export const productsCors = () => cors({ headers: ['Content-Type', 'Authorization'] });
+/** CORS for the products API: the three headers on every answer, with `Authorization` so browsers can send the token. */
+export const productsCors = () =>
+  cors({ headers: ['Content-Type', 'Authorization'], permissionsOnEveryAnswer: true });
 
 /** The products application on its own, with request logging and CORS. */
 export function createProductsApp(options: ProductsAppOptions = {}): Application {

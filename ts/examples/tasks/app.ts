@@ -139,7 +139,8 @@ export function createTasksApp(options: TasksAppOptions = {}): Application {
   });
   const log = options.requestLog ?? options.config?.logger;
   app.middleware(requestLogger(log === undefined ? {} : { logger: log }));
-  app.middleware(cors());
+  // The three CORS headers on every answer, as the API's clients expect them (not only on preflights).
+  app.middleware(cors({ headers: ['Content-Type'], permissionsOnEveryAnswer: true }));
   registerTasks(app, options);
   mountReferenceDocs(app);
   return app;

@@ -54,6 +54,12 @@ export interface CorsOptions {
   credentials?: boolean;
   /** Seconds a browser may cache a preflight answer (`Access-Control-Max-Age`). */
   maxAge?: number;
+  /**
+   * Also send `Access-Control-Allow-Methods` (and `Access-Control-Allow-Headers`, when `headers` is a
+   * list) on every answer, not only on preflights: browsers read them on preflights alone, but some
+   * clients and API gateways look for them on every answer. Default `false`.
+   */
+  permissionsOnEveryAnswer?: boolean;
 }
 
 const join = (value: readonly string[] | string): string =>
@@ -141,6 +147,7 @@ export function cors(options: CorsOptions = {}): Middleware {
   const allowHeaders = options.headers === undefined ? null : join(options.headers);
   const exposeHeaders = options.exposeHeaders === undefined ? null : join(options.exposeHeaders);
   const maxAge = options.maxAge;
+  const everyAnswer = options.permissionsOnEveryAnswer === true;
   if (maxAge !== undefined && !(Number.isInteger(maxAge) && maxAge >= 0))
     throw new RangeError(`cors(): maxAge must be a whole number of seconds, got ${maxAge}`);
 
@@ -165,6 +172,10 @@ export function cors(options: CorsOptions = {}): Middleware {
     res.header('Access-Control-Allow-Origin', allowed);
     if (credentials) res.header('Access-Control-Allow-Credentials', 'true');
     if (exposeHeaders !== null) res.header('Access-Control-Expose-Headers', exposeHeaders);
+    if (everyAnswer) {
+      res.header('Access-Control-Allow-Methods', methods);
+      if (allowHeaders !== null) res.header('Access-Control-Allow-Headers', allowHeaders);
+    }
     return res;
   };
 
