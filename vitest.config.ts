@@ -16,7 +16,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'arbor-server',
-          include: ['tests/app/**/*.test.ts'],
+          include: ['tests/app/**/*.test.ts', 'tests/ops/**/*.test.ts'],
           env: { ARBOR_TEST_SERVER: 'arbor' },
         },
       },

@@ -1,5 +1,6 @@
 /**
- * Compiles tests/types/route-params.ts with the strict configuration, twice: as written, where it must
+ * Compiles each type subject (route parameters, the request context and error bodies, named middleware
+ * once declared) with the strict configuration, twice: as written, where it must
  * have no error, and with its `@ts-expect-error` directives removed, where each line below a directive
  * must fail and nothing else may — so a directive that silences the wrong mistake is caught as well.
  */
@@ -13,7 +14,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
-const subject = join(here, 'route-params.ts');
 const tsc = join(root, 'node_modules', '.bin', 'tsc');
 const scratch: string[] = [];
 
@@ -48,7 +48,16 @@ async function diagnostics(file: string): Promise<string[]> {
     });
 }
 
-describe('route parameter types (tsc --strict)', () => {
+/** Each subject, and how many `@ts-expect-error` lines it must hold at least (so none is emptied by mistake). */
+const SUBJECTS: [file: string, atLeast: number][] = [
+  ['route-params.ts', 12],
+  ['request-context.ts', 7],
+  ['augmented/middleware-names.ts', 3],
+];
+
+describe.each(SUBJECTS)('types of %s (tsc --strict)', (file, atLeast) => {
+  const subject = join(here, file);
+
   it('compiles as written', async () => {
     expect(await diagnostics(subject)).toEqual([]);
   }, 60_000);
@@ -61,13 +70,19 @@ describe('route parameter types (tsc --strict)', () => {
       expected.push(index + 2); // the line after the directive, 1-based
       return '';
     });
-    expect(expected.length).toBeGreaterThanOrEqual(12);
+    expect(expected.length).toBeGreaterThanOrEqual(atLeast);
     // Outside the tree, so that a concurrent `tsc -p tsconfig.check.json` never sees the failing copy.
-    const copy = join(mkdtempSync(join(tmpdir(), 'arbor-types-')), 'route-params-stripped.mts');
+    const copy = join(
+      mkdtempSync(join(tmpdir(), 'arbor-types-')),
+      `${file.replace(/\W/g, '-')}-stripped.mts`,
+    );
     scratch.push(dirname(copy));
+    // The copy lives elsewhere: its relative imports (and module augmentations) point back into the tree.
     const source = stripped
       .join('\n')
-      .replace("'../../ts/src/index.js'", JSON.stringify(join(root, 'ts/src/index.js')));
+      .replace(/(['"])((?:\.\.\/)+ts\/src\/[^'"]+)\1/g, (_all, _quote, path: string) =>
+        JSON.stringify(join(dirname(subject), path)),
+      );
     writeFileSync(copy, source);
     const failing = [...new Set((await diagnostics(copy)).map((d) => Number(d.split(':')[0])))];
     expect(failing.sort((a, b) => a - b)).toEqual(expected);

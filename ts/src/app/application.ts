@@ -17,6 +17,7 @@ import { DEFAULT_BODY_LIMIT } from '../body/body.js';
 import { RouteCacheBoot } from '../cache/boot.js';
 import { tableOptions } from '../cache/fingerprint.js';
 import { crashed } from '../core/answers.js';
+import { ARBOR_ERRORS, type ErrorShape, PROBLEM_ERRORS } from '../core/errors.js';
 import { type RouteHandler, resolveHandler } from '../core/handler.js';
 import { consoleLogger, type Logger, transportLogger } from '../core/logger.js';
 import {
@@ -76,6 +77,8 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
 
   /** Signs and verifies cookies with `config.cookies.secrets`; `null` without secrets. */
   readonly #cookies: CookieSigner | null;
+  /** @internal The shape of every error answer (`problemDetails`), the transports' refusals included. */
+  readonly errorShape: ErrorShape;
 
   constructor(config: ApplicationConfig = {}) {
     super();
@@ -104,6 +107,7 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
     if (config.trustProxy !== undefined) compileTrust(config.trustProxy);
     // So are cookie secrets too short to trust.
     this.#cookies = config.cookies === undefined ? null : new CookieSigner(config.cookies);
+    this.errorShape = config.problemDetails === true ? PROBLEM_ERRORS : ARBOR_ERRORS;
     registerApplication(this, 'created');
   }
 
@@ -203,7 +207,7 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
     try {
       kernel = this.#kernelNow();
     } catch (error) {
-      return Promise.resolve(crashed(this.#logger, error, input));
+      return Promise.resolve(crashed(this.#logger, error, input, this.errorShape));
     }
     return Promise.resolve(kernel.dispatch(input));
   }
@@ -281,6 +285,25 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
   };
 
   /**
+   * Serves one request in memory, for tests (as Hono's `app.request`): a path (`'/tasks?page=2'`, resolved
+   * against `http://localhost`), a URL, or a `Request`, with `init` as `fetch` takes it. No server, no
+   * socket: the answer is what `app.fetch` gives.
+   *
+   * @example
+   * const res = await app.request('/tasks', { method: 'POST', body: JSON.stringify({ title: 'x' }), headers: { 'content-type': 'application/json' } });
+   * expect(res.status).toBe(201);
+   */
+  request(input: string | URL | globalThis.Request, init?: RequestInit): Promise<globalThis.Response> {
+    const request =
+      input instanceof globalThis.Request
+        ? init === undefined
+          ? input
+          : new globalThis.Request(input, init)
+        : new globalThis.Request(new URL(input, 'http://localhost'), init);
+    return this.fetch(request);
+  }
+
+  /**
    * The application's server, not yet listening: node:http by default (node:https with `tls`, node:http2
    * with `http2`), or Arbor's own HTTP/1.1 server with `server: 'arbor'` (timeouts from the configuration).
    */
@@ -354,6 +377,10 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
     return this.#table.register(methods, joinPath('', uri), handler, null);
   }
 
+  protected errorHandlersChanged(): void {
+    this.#changed('answers');
+  }
+
   protected childGroup(prefix: string): Group<string, B> {
     return new Group<string, B>(this.#table.owner, joinPath('', prefix), null);
   }
@@ -376,6 +403,8 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
         uploads: this.config.uploads,
       },
       logger: this.#logger,
+      errors: this.errorShape,
+      errorHandlers: this.errorHandlers,
     });
     return this.#kernel;
   }

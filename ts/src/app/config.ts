@@ -127,6 +127,12 @@ export interface ApplicationConfig {
    * switches it off), so creating an application reads no file unless asked to.
    */
   routeCache?: string | boolean;
+  /**
+   * Error answers as RFC 9457 problem details (`application/problem+json`: `type`, `title`, `status`,
+   * `detail`, `instance`, and members such as a validation refusal's `errors`) instead of
+   * `{ error, code }`: every error Arbor answers, the transports' own refusals included. Default: off.
+   */
+  problemDetails?: boolean;
 }
 
 /** `PORT` as a number, `undefined` when unset; a value that is not a port is an error. */

@@ -3,7 +3,25 @@
 export { DEFAULT_BODY_LIMIT } from '../body/body.js';
 export type { UploadedFile, UploadLimits } from '../body/multipart.js';
 export type { FieldPart, FilePart, Part } from '../body/multipart-parts.js';
-export { type ErrorBody, errorBody, HeaderError, HttpError } from '../core/errors.js';
+export type {
+  ContextVariableMap,
+  DefaultEnv,
+  Env,
+  MiddlewareNames,
+  ValidPart,
+} from '../core/context.js';
+export type {
+  ErrorHandler,
+  ErrorHandlerOptions,
+  NotFoundHandler,
+} from '../core/error-handlers.js';
+export {
+  type ErrorBody,
+  errorBody,
+  HeaderError,
+  HttpError,
+  type HttpErrorOptions,
+} from '../core/errors.js';
 export type {
   ArrayCallable,
   ControllerClass,
@@ -22,8 +40,10 @@ export {
   transportLogger,
 } from '../core/logger.js';
 export {
+  type AddsOf,
   type Middleware,
   type MiddlewareFactory,
+  type MiddlewareName,
   type MiddlewareRef,
   middlewareFactory,
   type NextHandler,
@@ -64,6 +84,12 @@ export {
   type RequestLogRecord,
   requestLogger,
 } from '../middleware/request-log.js';
+export {
+  CSP_NONCE_KEY,
+  NONCE,
+  type SecureHeadersOptions,
+  secureHeaders,
+} from '../middleware/secure-headers.js';
 export { type ServeStaticOptions, serveStatic } from '../middleware/serve-static.js';
 export {
   MemoryRateLimitStore,
@@ -78,6 +104,7 @@ export { type AnyGroup, Group, Registrar, VERBS } from '../routing/registrar.js'
 export type { ResourceAction, ResourceOptions } from '../routing/resource.js';
 export type { RegisteredRoute } from '../routing/route.js';
 export type { RouteContext } from '../routing/route-context.js';
+export type { GroupOptions, RouteOptions } from '../routing/route-options.js';
 export type { Route, RouteGroup } from '../routing/route-registration.js';
 export { generateUrl, type UrlParams } from '../routing/url.js';
 export {

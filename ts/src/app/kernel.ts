@@ -16,8 +16,10 @@
 
 import { EMPTY_BODY, type ParsedBody } from '../body/body.js';
 import type { UploadLimits } from '../body/multipart.js';
-import { errorResponse, finalize, plainError, splitTarget } from '../core/answers.js';
+import { errorAnswer, errorResponse, type FailedRequest, finalize, splitTarget } from '../core/answers.js';
 import { conditionalGet } from '../core/conditional.js';
+import type { ErrorHandlers } from '../core/error-handlers.js';
+import { type ErrorShape, HttpError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { type Middleware, runChain } from '../core/middleware.js';
 import { andThen, guarded, type Outcome } from '../core/outcome.js';
@@ -32,9 +34,12 @@ import type { RouteTable } from '../routing/route-table.js';
 import { BodyLoader, uploadLimits } from './body-loader.js';
 import type { RequestIdConfig } from './config.js';
 import type { RouteContracts } from './contracts.js';
+import { ErrorRouting } from './error-routing.js';
 import { clientAddress, type TrustProxy } from './proxy.js';
 import { type RequestIds, requestIds } from './request-id.js';
+import { requestLogFactory } from './request-logger.js';
 import { afterMiddleware, callHandler, NO_BOUND } from './route-call.js';
+import { type RequestTrace, requestChannel, routed, traceRequest } from './tracing.js';
 
 export type { Outcome } from '../core/outcome.js';
 export type { IncomingInput } from '../http/dispatch.js';
@@ -65,6 +70,10 @@ export interface KernelParts {
   contracts: RouteContracts;
   settings: KernelSettings;
   logger: Logger;
+  /** The shape of error answers (`{ error, code }`, or problem details). */
+  errors: ErrorShape;
+  /** The application's own `onError` and `notFound`. */
+  errorHandlers: ErrorHandlers;
 }
 
 /** The body of a request that has none: the shared empty body (its media type is only ever read together
@@ -78,9 +87,13 @@ export class Kernel {
   readonly #contracts: RouteContracts;
   readonly #settings: KernelSettings;
   readonly logger: Logger;
+  readonly errors: ErrorShape;
+  readonly #answers: ErrorRouting;
   /** `null` when requests get no id: then the per-request cost is one `null` check. */
   readonly #ids: RequestIds | null;
   #global: readonly Middleware[] | null = null;
+  /** `req.log`'s factory: children of the application's logger (request-logger.ts). */
+  readonly #requestLog: (request: Request) => Logger;
 
   constructor(parts: KernelParts) {
     this.#router = parts.router;
@@ -88,7 +101,10 @@ export class Kernel {
     this.#contracts = parts.contracts;
     this.#settings = parts.settings;
     this.logger = parts.logger;
+    this.errors = parts.errors;
+    this.#answers = new ErrorRouting(parts.errorHandlers, () => parts.table.answeringGroups, this);
     this.#ids = requestIds(parts.settings.requestId);
+    this.#requestLog = requestLogFactory(parts.logger);
   }
 
   /**
@@ -120,11 +136,18 @@ export class Kernel {
   /** What the contexts were resolved from changed: resolve again at the next request. */
   reset(): void {
     this.#global = null;
+    this.#answers.groupsChanged();
     for (const context of this.#table.contexts) context.clear();
   }
 
-  /** Serves one request. Never throws. */
+  /** Serves one request. Never throws. Its `arbor.request` events are published only when subscribed (tracing.ts). */
   dispatch(input: IncomingInput): Outcome {
+    return requestChannel.hasSubscribers
+      ? traceRequest(input, (trace) => this.#serve(input, trace))
+      : this.#serve(input, null);
+  }
+
+  #serve(input: IncomingInput, trace: RequestTrace | null): Outcome {
     const method = input.method;
     const ids = this.#ids;
     // Assigned before routing, so that every answer carries it: 414, 400, redirects, 404/405, errors.
@@ -132,7 +155,7 @@ export class Kernel {
     let outcome: Outcome;
     try {
       if (ids !== null) id = ids.assign(input.headers);
-      outcome = this.#route(input, id);
+      outcome = this.#route(input, id, trace);
     } catch (error) {
       outcome = errorResponse(this, error, { method, path: input.target, id, route: null });
     }
@@ -174,20 +197,25 @@ export class Kernel {
     return context.chain;
   }
 
-  #route(input: IncomingInput, id: string): Outcome {
+  /** A refusal before the target is split: no request exists for a handler, so it takes the app's shape only. */
+  #refuse(status: number, message: string): Response {
+    return errorAnswer(this.errors, new HttpError(status, message), undefined);
+  }
+
+  #route(input: IncomingInput, id: string, trace: RequestTrace | null): Outcome {
     const { method } = input;
     const router = this.#router;
     const settings = this.#settings;
     if (input.target.length > settings.maxUrlLength) {
-      return plainError(414, `Request target longer than ${settings.maxUrlLength} characters`);
+      return this.#refuse(414, `Request target longer than ${settings.maxUrlLength} characters`);
     }
     const target = splitTarget(input.target);
     if (target === null) {
       if (input.target === '*' && method === 'OPTIONS')
         return new Response().status(204).header('Allow', VERBS.join(', '));
       // `CONNECT host:port` asks for a tunnel: this server is no proxy (RFC 9110 §9.3.6).
-      if (method === 'CONNECT') return plainError(501, 'CONNECT tunnels are not implemented');
-      return plainError(400, 'Malformed request target');
+      if (method === 'CONNECT') return this.#refuse(501, 'CONNECT tunnels are not implemented');
+      return this.#refuse(400, 'Malformed request target');
     }
     const { path, query } = target;
 
@@ -203,9 +231,8 @@ export class Kernel {
           .header('Location', query === '' ? canonical : `${canonical}?${query}`);
       }
     }
-    if (match?.malformed === true) return plainError(400, 'Malformed percent-encoding in the path');
-
-    const matched = match === null ? null : match.value;
+    const malformed = match?.malformed === true;
+    const matched = match === null || malformed ? null : match.value;
     const body = input.hasBody
       ? new BodyLoader(input, matched?.route.bodyLimitSetting ?? settings.bodyLimit, () =>
           uploadLimits(settings.uploads, matched?.route.uploadsSetting),
@@ -229,13 +256,24 @@ export class Kernel {
       id,
       client: input,
       cookies: settings.cookies,
+      log: this.#requestLog,
     });
+    if (trace !== null) routed(trace, matched, req);
     const res = new Response(req);
+    if (malformed) {
+      // Before any middleware, as before routing: the path cannot be read, but the answer is the app's.
+      const error = new HttpError(400, 'Malformed percent-encoding in the path');
+      return this.#answers.failed(error, req, false, null, { method, path, id, route: null });
+    }
     const global = this.#global ?? this.#globalChain();
     const outcome =
       global.length === 0
         ? this.#core(matched, req, res, method, path, id)
-        : runChain(global, (current) => this.#core(matched, current, res, method, path, id), req);
+        : guarded(
+            () => runChain(global, (current) => this.#core(matched, current, res, method, path, id), req),
+            // What an application middleware throws (a timeout, a throttle's 429) goes to onError as well.
+            (error) => this.#failed(error, matched, req, method, path, id),
+          );
     // A body may still be arriving when the answer is decided, or have left files: let it go after.
     return body === null ? outcome : body.afterAnswer(outcome);
   }
@@ -258,20 +296,24 @@ export class Kernel {
         matched !== null ? this.#runRoute(matched, req, res) : this.#unmatched(req, res, method, path);
       return outcome instanceof Response
         ? outcome
-        : outcome.catch((error: unknown) => this.#failed(error, matched, method, path, id));
+        : outcome.catch((error: unknown) => this.#failed(error, matched, req, method, path, id));
     } catch (error) {
-      return this.#failed(error, matched, method, path, id);
+      return this.#failed(error, matched, req, method, path, id);
     }
   }
 
   /** The answer to an error thrown while serving (no closure built for requests that do not fail). */
-  #failed(error: unknown, matched: RouteContext | null, method: string, path: string, id: string): Response {
-    return errorResponse(this, error, {
-      method,
-      path,
-      id,
-      route: matched === null ? null : matched.route.pattern,
-    });
+  #failed(
+    error: unknown,
+    matched: RouteContext | null,
+    req: Request,
+    method: string,
+    path: string,
+    id: string,
+  ): Outcome {
+    const route = matched === null ? null : matched.route;
+    const failed: FailedRequest = { method, path, id, route: route === null ? null : route.pattern };
+    return this.#answers.failed(error, req, route !== null, route === null ? null : route.group, failed);
   }
 
   #unmatched(req: Request, res: Response, method: string, path: string): Outcome {
@@ -279,16 +321,16 @@ export class Kernel {
     if (allowed.length > 0 && method === 'OPTIONS')
       return new Response().status(204).header('Allow', allowed.join(', '));
     if (allowed.length > 0 && this.#settings.methodNotAllowed) {
-      return plainError(405, `Method ${method} not allowed`).header('Allow', allowed.join(', '));
+      throw new HttpError(405, `Method ${method} not allowed`, { headers: { Allow: allowed.join(', ') } });
     }
     // RFC 9110 §15.6.2: 501 is for a method the server supports on no resource at all. On a path with
     // routes the useful answer is the 405 above, whatever the method: which methods the path has.
-    if (!this.#table.methods.has(method)) return plainError(501, `Method ${method} is not implemented`);
+    if (!this.#table.methods.has(method)) throw new HttpError(501, `Method ${method} is not implemented`);
     const fallback = this.#table.fallback;
     if (fallback !== null) {
       return andThen(req.loadBody(), () => callHandler(fallback, req, res, NO_BOUND));
     }
-    return plainError(404, `No route for ${method} ${path}`);
+    return this.#answers.notFound(req, { method, path, id: req.id, route: null });
   }
 
   #runRoute(context: RouteContext, req: Request, res: Response): Outcome {
@@ -310,12 +352,7 @@ export class Kernel {
     if (checkResponse === null) return chain();
     // The route's answer as the client gets it, thrown errors included, is what the document promises.
     const answered = guarded(chain, (error) =>
-      errorResponse(this, error, {
-        method: req.method,
-        path: req.path,
-        id: req.id,
-        route: context.route.pattern,
-      }),
+      this.#failed(error, context, req, req.method, req.path, req.id),
     );
     return andThen(answered, checkResponse);
   }

@@ -9,6 +9,7 @@ import { isPromise, type Outcome } from '../core/outcome.js';
 import type { Request } from '../core/request.js';
 import { Response } from '../core/response.js';
 import type { BindingResolver, RouteContext } from '../routing/route-context.js';
+import { handlerChannel, traceHandler } from './tracing.js';
 
 /** No bound parameters: the handler gets `(req, res)` only. */
 export const NO_BOUND: readonly unknown[] = [];
@@ -57,6 +58,12 @@ export function callHandler(
   res: Response,
   bound: readonly unknown[],
 ): Outcome {
+  // `arbor.request.handler` events only when subscribed (tracing.ts).
+  if (handlerChannel.hasSubscribers) return traceHandler(req, () => invoke(handler, req, res, bound));
+  return invoke(handler, req, res, bound);
+}
+
+function invoke(handler: ResolvedHandler, req: Request, res: Response, bound: readonly unknown[]): Outcome {
   const result = bound.length === 0 ? handler.call(req, res) : handler.call(req, res, ...bound);
   if (isPromise(result)) return Promise.resolve(result).then((value) => handlerResult(handler, res, value));
   return handlerResult(handler, res, result);

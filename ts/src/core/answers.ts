@@ -3,14 +3,19 @@
  * (Content-Length from the real body, no body where HTTP allows none) — and the split of a request target.
  */
 import type { IncomingInput } from '../http/dispatch.js';
-import { errorBody, HttpError } from './errors.js';
+import { ARBOR_ERRORS, type ErrorShape, HttpError, httpErrorOf } from './errors.js';
 import type { Logger } from './logger.js';
 import { Response, StreamBody } from './response.js';
 
 /** The response to a request that could not reach the kernel (the router failed to build): a 500. */
-export function crashed(logger: Logger, error: unknown, input: IncomingInput): Response {
+export function crashed(
+  logger: Logger,
+  error: unknown,
+  input: IncomingInput,
+  errors = ARBOR_ERRORS,
+): Response {
   const failed = { method: input.method, path: input.target, id: '', route: null };
-  return finalize(errorResponse({ logger }, error, failed), input.method);
+  return finalize(errorResponse({ logger, errors }, error, failed), input.method);
 }
 
 /** Which request failed, as the error record names it. */
@@ -24,25 +29,44 @@ export interface FailedRequest {
   route: string | null;
 }
 
+/** Where error answers are logged, and the shape they are written in. */
+export interface ErrorAnswers {
+  readonly logger: Logger;
+  readonly errors: ErrorShape;
+}
+
 /**
- * An error thrown by a handler or middleware, as a response: HttpError keeps its status (an answer, not
- * logged); the rest is a 500 whose error goes to the logger as pino expects it, under `err` (stack kept),
- * with the request's method, path, route and id as fields.
+ * An error thrown by a handler or middleware, as the default answer: an HttpError keeps its status (an
+ * answer, not logged), and so does another library's error that carries an HTTP status (http-errors,
+ * undici), its message shown only if it is exposed; the rest is a 500 whose error goes to the logger as
+ * pino expects it, under `err` (stack kept), with the request's method, path, route and id as fields, as
+ * does another library's 5xx.
  */
-export function errorResponse(
-  state: { readonly logger: Logger },
+export function errorResponse(state: ErrorAnswers, error: unknown, request: FailedRequest): Response {
+  if (isFailure(error)) logFailure(state, error, request);
+  return defaultErrorAnswer(state.errors, error, pathOf(request));
+}
+
+/** Whether `error` is a failure to log (not an answer): not an HTTP error, or another library's 5xx. */
+export function isFailure(error: unknown): boolean {
+  if (error instanceof HttpError) return false;
+  const answer = httpErrorOf(error);
+  return answer === null || answer.status >= 500;
+}
+
+/** The answer `error` gets when no handler of the application answers it (see {@link errorResponse}). */
+export function defaultErrorAnswer(
+  shape: ErrorShape,
   error: unknown,
-  request: FailedRequest,
+  instance: string | undefined,
 ): Response {
-  if (error instanceof HttpError) {
-    const res = new Response().status(error.status).json(error.toJSON());
-    for (const [name, value] of Object.entries(error.headers)) res.header(name, value);
-    return res;
-  }
+  return errorAnswer(shape, httpErrorOf(error) ?? new HttpError(500), instance);
+}
+
+/** Logs a request's failure once, with the error under `err`. */
+export function logFailure(state: { readonly logger: Logger }, error: unknown, request: FailedRequest): void {
   const { method, id, route } = request;
-  // A query string may carry secrets (tokens, e-mail addresses): the record names the path only.
-  const query = request.path.indexOf('?');
-  const path = query === -1 ? request.path : request.path.slice(0, query);
+  const path = pathOf(request);
   state.logger.error(
     {
       err: error,
@@ -53,11 +77,24 @@ export function errorResponse(
     },
     `${method} ${path} failed: ${error instanceof Error ? error.message : String(error)}`,
   );
-  return plainError(500);
 }
 
-export function plainError(status: number, message?: string): Response {
-  return new Response().status(status).json(errorBody(status, message));
+/** A query string may carry secrets (tokens, e-mail addresses): records and problem documents name the path only. */
+export function pathOf(request: FailedRequest): string {
+  const query = request.path.indexOf('?');
+  return query === -1 ? request.path : request.path.slice(0, query);
+}
+
+/** The answer to `error` in the application's error shape: its status, headers and body. */
+export function errorAnswer(
+  shape: ErrorShape,
+  error: HttpError<object>,
+  instance: string | undefined,
+): Response {
+  const res = new Response().status(error.status).json(shape.body(error, instance));
+  if (shape !== ARBOR_ERRORS) res.header('Content-Type', shape.contentType);
+  for (const [name, value] of Object.entries(error.headers)) res.header(name, value);
+  return res;
 }
 
 /**

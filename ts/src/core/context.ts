@@ -24,9 +24,9 @@ export type ValidPart = 'params' | 'query' | 'headers' | 'cookies' | 'body';
 /** What a route's requests carry, known to the type checker (see the module comment). */
 export interface Env {
   /** Values middleware set on the request, by key. */
-  Variables?: object;
+  Variables?: object | undefined;
   /** The validated, coerced input of the route's contract, by part. */
-  Valid?: { [P in ValidPart]?: unknown };
+  Valid?: { [P in ValidPart]?: unknown } | undefined;
 }
 
 /**
@@ -62,8 +62,12 @@ export interface MiddlewareNames {}
 // biome-ignore lint/complexity/noBannedTypes: the empty environment.
 export type DefaultEnv = {};
 
+/** Nothing added: what a middleware that declares no variables adds, and an empty set of parts. */
+// biome-ignore lint/complexity/noBannedTypes: the empty object type is the point.
+export type Nothing = {};
+
 /** The variables `E` declares (none: `{}`). */
-export type VariablesOf<E extends Env> = E extends { Variables: infer V extends object } ? V : {};
+export type VariablesOf<E extends Env> = E extends { Variables: infer V extends object } ? V : DefaultEnv;
 
 /** Whether `E` declares no variables: then any key may be read, untyped. */
 export type IsOpen<E extends Env> = E extends { Variables: object } ? false : true;
@@ -78,10 +82,16 @@ export type VariableValue<E extends Env, K extends string> = K extends keyof Var
     ? ContextVariableMap[K]
     : unknown;
 
-/** `E` with variables `V` added (what a group's middleware list adds to the routes inside it). */
-export type WithVariables<E extends Env, V extends object> = Omit<E, 'Variables'> & {
-  Variables: VariablesOf<E> & V;
-};
+/**
+ * `E` with variables `V` added (what a group's middleware list adds to the routes inside it); `E` itself
+ * when `V` has none, so that middleware declaring nothing leaves an open environment open.
+ */
+export type WithVariables<E extends Env, V extends object> = [keyof V] extends [never]
+  ? E
+  : Omit<E, 'Variables'> & { Variables: VariablesOf<E> & V };
+
+/** `E` with the contract's validated input `V` (what a route's `schema` gives `req.valid()`). */
+export type WithValid<E extends Env, V extends Env['Valid']> = Omit<E, 'Valid'> & { Valid: V };
 
 /** The validated input `E` declares for `part` (`unknown`: nothing declared). */
 export type ValidOf<E extends Env, P extends ValidPart> = E extends { Valid: infer V }

@@ -2,15 +2,19 @@
  * HTTP errors: what a handler or middleware throws to answer with a status other than 500.
  *
  * Every error response the framework writes itself has the body `{ "error": "<message>", "code": <status> }`
- * (docs/framework/errors.md). Anything thrown that is not an {@link HttpError} becomes a 500
- * whose body says only "Internal Server Error": the real message and stack go to the application's logger,
- * never to the client.
+ * (docs/framework/errors.md). Anything thrown that is not an {@link HttpError}, nor carries an HTTP
+ * status of its own, becomes a 500 whose body says only "Internal Server Error": the real message and stack
+ * go to the application's logger, never to the client.
  */
 export {
+  ARBOR_ERRORS,
   type ErrorBody,
+  type ErrorShape,
   errorBody,
   HttpError,
   type HttpErrorOptions,
+  httpErrorOf,
+  PROBLEM_ERRORS,
   statusText,
 } from '../http/errors.js';
 

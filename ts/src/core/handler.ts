@@ -4,6 +4,7 @@
  * and shared by every route of that class) or `[instance, 'method']`. The string form `'Class@method'`
  * is refused with a TypeError at registration: a string names no class.
  */
+import type { DefaultEnv, Env } from './context.js';
 import type { AnyParams, Bindings, BoundArgs, PathParams } from './params.js';
 import type { Request } from './request.js';
 import type { Response } from './response.js';
@@ -12,13 +13,15 @@ type HandlerResult = Response | undefined | Promise<Response | undefined>;
 
 /**
  * A handler closure. The third and later arguments are the values of bound parameters (`app.bind`).
- * `P` types `req.param()`; `Bound` the bound values (both inferred from the route's pattern).
+ * `P` types `req.param()`; `Bound` the bound values (both inferred from the route's pattern); `E` what
+ * the request carries (`req.get()`, `req.valid()`: see `Env`).
  */
 export type HandlerFn<
   P extends AnyParams = AnyParams,
   // biome-ignore lint/suspicious/noExplicitAny: bound values are whatever the resolvers return.
   Bound extends unknown[] = any[],
-> = (req: Request<P>, res: Response, ...bound: Bound) => HandlerResult;
+  E extends Env = DefaultEnv,
+> = (req: Request<P, E>, res: Response, ...bound: Bound) => HandlerResult;
 
 /**
  * A controller class: `[PostController, 'show']` routes to a method of an instance the application
@@ -38,16 +41,26 @@ export type ArrayCallable = readonly [ControllerClass | object, string];
  * app.get('/tasks/:id', (req, res) => res.json({ id: req.param('id') }));
  * app.get('/posts/:id', [PostController, 'show']);
  */
-// biome-ignore lint/suspicious/noExplicitAny: see HandlerFn.
-export type RouteHandler<P extends AnyParams = AnyParams, Bound extends unknown[] = any[]> =
-  | HandlerFn<P, Bound>
-  | ArrayCallable;
+export type RouteHandler<
+  P extends AnyParams = AnyParams,
+  // biome-ignore lint/suspicious/noExplicitAny: see HandlerFn.
+  Bound extends unknown[] = any[],
+  E extends Env = DefaultEnv,
+> = HandlerFn<P, Bound, E> | ArrayCallable;
 
-/** The handler of a route registered with `pattern`, bindings `B`: typed parameters and bound values. */
-export type PatternHandler<Pattern extends string, B extends Bindings> = RouteHandler<
-  PathParams<Pattern>,
-  BoundArgs<Pattern, B>
->;
+/** A handler whatever its route's types (what registration keeps). */
+// biome-ignore lint/suspicious/noExplicitAny: the types only type handlers at registration.
+export type AnyRouteHandler = RouteHandler<any, any[], any>;
+
+/**
+ * The handler of a route registered with `pattern`, bindings `B` and environment `E`: typed parameters,
+ * bound values and request context.
+ */
+export type PatternHandler<
+  Pattern extends string,
+  B extends Bindings,
+  E extends Env = DefaultEnv,
+> = RouteHandler<PathParams<Pattern>, BoundArgs<Pattern, B>, E>;
 
 export interface ResolvedHandler {
   call: HandlerFn;

@@ -8,24 +8,76 @@
  * middleware itself, unless the function was marked with {@link middlewareFactory} (then it is called with
  * no arguments).
  */
+import type { Intersect, MiddlewareNames, Nothing } from './context.js';
 import type { Request } from './request.js';
 import { Response } from './response.js';
 
-/** What a middleware calls to run the rest of the chain. */
-export interface NextHandler {
+/** The type-only key under which a middleware declares what it adds to the request. */
+export declare const MIDDLEWARE_ADDS: unique symbol;
+
+/**
+ * What a middleware calls to run the rest of the chain. `Adds` is what the middleware declares it sets
+ * on the request ({@link Middleware}); it exists in types only.
+ */
+// biome-ignore lint/complexity/noBannedTypes: a middleware that adds nothing adds `{}`.
+export interface NextHandler<Adds extends object = {}> {
   /** Runs the rest of the chain (the next middleware, at last the handler) and resolves to its response. */
   handle(req: Request): Promise<Response>;
+  /** Never set: carries `Adds` for the type checker (a parameter, so that a middleware adding more is still a `Middleware`). */
+  readonly [MIDDLEWARE_ADDS]?: (adds: Adds) => void;
 }
 
 /**
  * A function around the handler: it may answer itself, or call `handler.handle(req)` and change the
  * response it gets. Register it with `middleware()` on the application, a group or a route.
  *
+ * `Adds` declares the request variables it sets (`req.set('user', …)`): a group given it first
+ * (`app.group('/me', { middleware: [auth] }, …)`) or a route given it in its options reads them typed
+ * (`req.get('user')`). It exists in types only.
+ *
  * @example
  * const poweredBy: Middleware = async (req, handler) => (await handler.handle(req)).header('X-Powered-By', 'arbor');
  * app.middleware(poweredBy);
+ * const auth: Middleware<{ user: User }> = async (req, next) => next.handle(req.set('user', await userOf(req)));
  */
-export type Middleware = (req: Request, handler: NextHandler) => Response | Promise<Response>;
+// biome-ignore lint/complexity/noBannedTypes: a middleware that adds nothing adds `{}`.
+export type Middleware<Adds extends object = {}> = (
+  req: Request,
+  handler: NextHandler<Adds>,
+) => Response | Promise<Response>;
+
+/** What middleware `M` adds to a request (`{}` for one that declares nothing, or a name without an entry). */
+export type AddsOf<M> = M extends string
+  ? NamedAdds<M extends `${infer Name}:${string}` ? Name : M>
+  : M extends (req: never, handler: infer N) => unknown
+    ? N extends { readonly [MIDDLEWARE_ADDS]?: (adds: infer A) => void }
+      ? unknown extends A
+        ? Nothing
+        : A extends object
+          ? A
+          : Nothing
+      : Nothing
+    : Nothing;
+
+/** What a list of middleware adds, together (`[auth, tenant]` → `{ user: User } & { tenant: string }`). */
+export type AddsOfAll<M extends readonly unknown[]> =
+  Intersect<AddsOf<M[number]>> extends infer I extends object ? I : Nothing;
+
+type NamedAdds<Name extends string> = Name extends keyof MiddlewareNames
+  ? MiddlewareNames[Name] extends object
+    ? MiddlewareNames[Name]
+    : Nothing
+  : Nothing;
+
+/**
+ * A middleware name the type checker accepts: any string until {@link MiddlewareNames} has an entry, then
+ * its names (with or without `:parameters`) and the built-in `throttle`.
+ */
+export type MiddlewareName = [keyof MiddlewareNames] extends [never]
+  ? string
+  : KnownName | `${KnownName}:${string}`;
+
+type KnownName = (keyof MiddlewareNames & string) | 'throttle';
 /**
  * Makes a middleware from the arguments of a named reference: `'throttle:60,1'` calls the `throttle`
  * factory with `'60', '1'`. Register one under a name with the application's middleware aliases.
@@ -33,7 +85,8 @@ export type Middleware = (req: Request, handler: NextHandler) => Response | Prom
 export type MiddlewareFactory = (...args: string[]) => Middleware;
 
 /** A name (`'auth'`, `'throttle:60,1'`) or a middleware function. */
-export type MiddlewareRef = string | Middleware;
+// biome-ignore lint/suspicious/noExplicitAny: a reference may be a middleware that adds anything.
+export type MiddlewareRef = MiddlewareName | Middleware<any>;
 
 const FACTORY = Symbol.for('arbor.middlewareFactory');
 

@@ -23,7 +23,7 @@ export function andThen<T>(value: T | PromiseLike<T>, next: (value: T) => Outcom
 }
 
 /** Runs `step`, turning what it throws (now or later) into `onError`'s response. */
-export function guarded(step: () => Outcome, onError: (error: unknown) => Response): Outcome {
+export function guarded(step: () => Outcome, onError: (error: unknown) => Outcome): Outcome {
   try {
     const outcome = step();
     return outcome instanceof Response ? outcome : outcome.catch(onError);

@@ -8,10 +8,9 @@
  * {@link RateLimitStore}: in memory by default; the interface is asynchronous so a shared store (Redis)
  * can stand in for several processes.
  */
-import { errorBody } from '../core/errors.js';
+import { HttpError } from '../core/errors.js';
 import { type Middleware, middlewareFactory } from '../core/middleware.js';
 import type { Request } from '../core/request.js';
-import { Response } from '../core/response.js';
 
 /** What a {@link RateLimitStore} answers for one hit: the count so far in the window, and when it ends. */
 export interface RateLimitHit {
@@ -98,13 +97,15 @@ export function throttle(options: ThrottleOptions): Middleware {
     const remaining = Math.max(0, max - count);
     if (count > max) {
       const retryAfter = Math.max(1, Math.ceil((resetAt - now()) / 1000));
-      return new Response()
-        .status(429)
-        .header('Retry-After', retryAfter)
-        .header('X-RateLimit-Limit', max)
-        .header('X-RateLimit-Remaining', 0)
-        .header('X-RateLimit-Reset', Math.ceil(resetAt / 1000))
-        .json(errorBody(429, 'Too Many Requests'));
+      // Thrown, so that the application's onError and error shape answer it like any other refusal.
+      throw new HttpError(429, 'Too Many Requests', {
+        headers: {
+          'Retry-After': String(retryAfter),
+          'X-RateLimit-Limit': String(max),
+          'X-RateLimit-Remaining': '0',
+          'X-RateLimit-Reset': String(Math.ceil(resetAt / 1000)),
+        },
+      });
     }
     const res = await handler.handle(req);
     return res.clone().header('X-RateLimit-Limit', max).header('X-RateLimit-Remaining', remaining);

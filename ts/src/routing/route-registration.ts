@@ -5,6 +5,7 @@
  */
 
 import type { UploadLimits } from '../body/multipart.js';
+import type { ErrorHandler, NotFoundHandler } from '../core/error-handlers.js';
 import type { ResolvedHandler } from '../core/handler.js';
 import { type MiddlewareRef, referenceLabel, toReferences } from '../core/middleware.js';
 import type { RouteInfo } from '../engine/engine.js';
@@ -25,6 +26,10 @@ export interface RouteGroup {
   readonly uploadsSetting: UploadLimits | undefined;
   /** Outer groups' middleware first, then the group's. */
   middlewareChain(): MiddlewareRef[];
+  /** The `onError` handler of the group or of its nearest outer group that has one. */
+  readonly onErrorSetting: ErrorHandler | undefined;
+  /** The `notFound` handler of the group or of its nearest outer group that has one. */
+  readonly notFoundSetting: NotFoundHandler | undefined;
 }
 
 /** What a route needs from its application: naming goes through the engine and the name index. */

@@ -37,7 +37,8 @@ export type TableChange =
   /** Middleware, an alias or a `validate` setting: resolved chains and compiled checks are out of date. */
   | 'middleware'
   /** A binding or the fallback. */
-  | 'binding';
+  | 'binding'
+  | 'answers';
 
 export interface RouteTableOptions {
   routerOptions: RouterOptions;
@@ -60,6 +61,8 @@ export class RouteTable {
   /** Every method some route uses, and the standard ones (the rest answer 501). */
   readonly methods = new Set<string>(VERBS);
   fallback: ResolvedHandler | null = null;
+  /** The groups given `onError` or `notFound`, which requests no route matched reach by their path. */
+  readonly answeringGroups: AnyGroup[] = [];
   readonly instances: ControllerInstances = new WeakMap();
   /** What routes and groups call back into. */
   readonly owner: RouteOwner & RouteSink;
@@ -91,6 +94,10 @@ export class RouteTable {
         options.onChange('middleware');
       },
       register: (methods, pattern, handler, group) => this.register(methods, pattern, handler, group),
+      errorHandlersSet: (group) => {
+        if (!this.answeringGroups.includes(group)) this.answeringGroups.push(group);
+        options.onChange('answers');
+      },
     };
   }
 

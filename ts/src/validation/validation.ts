@@ -65,7 +65,11 @@ export interface ValidationDetail {
 }
 
 /** The 400 a request that breaks its route's contract gets: `{ error, code: 400, details }`. */
-export class RequestValidationError extends HttpError {
+export class RequestValidationError extends HttpError<{
+  error: string;
+  code: number;
+  details: ValidationDetail[];
+}> {
   readonly details: ValidationDetail[];
 
   constructor(details: ValidationDetail[]) {
@@ -76,6 +80,11 @@ export class RequestValidationError extends HttpError {
 
   override toJSON(): { error: string; code: number; details: ValidationDetail[] } {
     return { error: this.message, code: this.status, details: this.details };
+  }
+
+  /** In a problem document (`problemDetails`), the violations are its `errors` member. */
+  override problemMembers(): Record<string, unknown> {
+    return { errors: this.details };
   }
 }
 
