@@ -17,6 +17,7 @@ import { DEFAULT_BODY_LIMIT } from '../body/body.js';
 import { RouteCacheBoot } from '../cache/boot.js';
 import { tableOptions } from '../cache/fingerprint.js';
 import { crashed } from '../core/answers.js';
+import type { ErrorDocument } from '../core/error-handlers.js';
 import { ARBOR_ERRORS, type ErrorShape, PROBLEM_ERRORS } from '../core/errors.js';
 import { type RouteHandler, resolveHandler } from '../core/handler.js';
 import { consoleLogger, type Logger, transportLogger } from '../core/logger.js';
@@ -36,6 +37,7 @@ import { type FetchInfo, handleFetch } from '../http/fetch-adapter.js';
 import { createDetachedListener, type DetachedListener } from '../http/node-detached.js';
 import { createNodeListener, type NodeRequestListener } from '../http/node-listener.js';
 import { MemoryRateLimitStore, throttleFactory } from '../middleware/throttle.js';
+import { PROBLEM_DOCUMENT_SCHEMA } from '../openapi/contract.js';
 import type { AnnotationSet } from '../openapi/types.js';
 import { registerApplication, registeredApplication } from '../registry/applications.js';
 import type { Router } from '../router/index.js';
@@ -122,6 +124,22 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
   /** The annotations stored in the route cache this application started from, or `null` (read the sources). */
   cachedAnnotations(): AnnotationSet | null {
     return this.#table.cachedAnnotations();
+  }
+
+  /**
+   * How the errors of the route answer, for the OpenAPI document: the `schema` given with the `onError`
+   * that answers them (the route's nearest group's, else the application's), else the problem document
+   * with `problemDetails`; `null` for `{ error, code }`.
+   */
+  errorDocument(route: RegisteredRoute): ErrorDocument | null {
+    const group = this.#table.routes[route.id]?.group ?? null;
+    const options =
+      group !== null && group.answersErrors ? group.onErrorOptionsSetting : this.errorHandlers.options;
+    if (options?.schema !== undefined)
+      return { contentType: options.contentType ?? 'application/json', schema: options.schema };
+    if (this.errorShape === PROBLEM_ERRORS)
+      return { contentType: 'application/problem+json', schema: PROBLEM_DOCUMENT_SCHEMA };
+    return null;
   }
 
   /** The application `route()` and tooling use: the last one that called `run()`, else the last created. */

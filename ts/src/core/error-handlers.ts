@@ -37,14 +37,20 @@ export type NotFoundHandler<E extends Env = DefaultEnv> = (
 ) => Response | Promise<Response>;
 
 /**
- * What `onError(handler, options)` documents: the schema of the body its answers have (a JSON Schema, or
- * a Standard Schema that converts to one), which the OpenAPI document gives every error answer.
+ * What `onError(handler, options)` documents: the JSON Schema of the body its answers have, which the
+ * OpenAPI document gives the error answers Arbor itself makes (a validation refusal).
  */
 export interface ErrorHandlerOptions {
   /** The error body's schema. */
   schema?: object;
   /** The error body's media type; `application/json` unless given. */
   contentType?: string;
+}
+
+/** How a route's error answers are documented: their media type and the schema of their body. */
+export interface ErrorDocument {
+  readonly contentType: string;
+  readonly schema: object;
 }
 
 /** The handlers one registrar (the application or a group) was given. */

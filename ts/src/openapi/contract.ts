@@ -141,6 +141,38 @@ function toDefinitions(schema: JsonSchema): JsonSchema {
   ) as JsonSchema;
 }
 
+/** One violation in a validation refusal. */
+const VIOLATION_SCHEMA: JsonSchema = {
+  type: 'object',
+  required: ['in', 'name', 'message'],
+  properties: {
+    in: { type: 'string', enum: ['path', 'query', 'header', 'body'] },
+    name: { type: 'string', description: "The parameter or body field ('' for the body itself)" },
+    message: { type: 'string' },
+  },
+};
+
+/**
+ * An RFC 9457 problem document (`problemDetails`), as a validation refusal has it: the violations are
+ * its `errors` member.
+ */
+export const PROBLEM_DOCUMENT_SCHEMA: JsonSchema = {
+  type: 'object',
+  required: ['type', 'title', 'status', 'detail'],
+  properties: {
+    type: { type: 'string', description: 'A URI naming the kind of problem (`about:blank` by default)' },
+    title: { type: 'string', description: "The status's reason phrase" },
+    status: { type: 'integer' },
+    detail: { type: 'string', description: 'What is wrong, in one sentence' },
+    instance: { type: 'string', description: 'The request path' },
+    errors: {
+      type: 'array',
+      description: 'A validation refusal: one entry per violation',
+      items: VIOLATION_SCHEMA,
+    },
+  },
+};
+
 /** The body of the 400 that validation answers, as the document states it. */
 export const VALIDATION_PROBLEM_SCHEMA: JsonSchema = {
   type: 'object',
@@ -148,18 +180,6 @@ export const VALIDATION_PROBLEM_SCHEMA: JsonSchema = {
   properties: {
     error: { type: 'string', description: 'What is wrong, in one sentence' },
     code: { type: 'integer', description: '400' },
-    details: {
-      type: 'array',
-      description: 'One entry per violation',
-      items: {
-        type: 'object',
-        required: ['in', 'name', 'message'],
-        properties: {
-          in: { type: 'string', enum: ['path', 'query', 'header', 'body'] },
-          name: { type: 'string', description: "The parameter or body field ('' for the body itself)" },
-          message: { type: 'string' },
-        },
-      },
-    },
+    details: { type: 'array', description: 'One entry per violation', items: VIOLATION_SCHEMA },
   },
 };

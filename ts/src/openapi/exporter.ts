@@ -90,7 +90,7 @@ function schemas(annotations: AnnotationSet, ctx: BuildContext): Record<string, 
  * the annotations already document is kept (the validation body `{ error, code, details }` is meant to
  * satisfy an `{ error, code }` error schema, whose other properties are not required).
  */
-function documentValidation(operation: Record<string, unknown>): void {
+function documentValidation(operation: Record<string, unknown>, errors: ErrorDocument | null): void {
   const responses = operation.responses as Record<string, unknown>;
   if (responses['400'] !== undefined) return;
   const ordered: Record<string, unknown> = {};
@@ -98,12 +98,12 @@ function documentValidation(operation: Record<string, unknown>): void {
   for (const [status, response] of Object.entries(responses)) {
     // Before `default`, a later status, or a range (`4XX`, `5XX`), which a specific code precedes.
     if (!placed && (status === 'default' || Number(status) > 400 || /^[45]XX$/.test(status))) {
-      ordered['400'] = validationResponse();
+      ordered['400'] = validationResponse(errors);
       placed = true;
     }
     ordered[status] = response;
   }
-  if (!placed) ordered['400'] = validationResponse();
+  if (!placed) ordered['400'] = validationResponse(errors);
   operation.responses = ordered;
 }
 
@@ -126,10 +126,16 @@ function documentWebSocket(operation: Record<string, unknown>): void {
   operation.responses = responses;
 }
 
-function validationResponse(): Record<string, unknown> {
+/** How a route's error answers look, as {@link DocumentSource.errorDocument} says. */
+type ErrorDocument = { contentType: string; schema: object };
+
+/** The validation refusal, in the application's error shape when it declares one. */
+function validationResponse(errors: ErrorDocument | null): Record<string, unknown> {
+  const contentType = errors?.contentType ?? 'application/json';
+  const schema = errors?.schema ?? VALIDATION_PROBLEM_SCHEMA;
   return {
     description: 'The request does not match the parameters or the body this operation declares',
-    content: { 'application/json': { schema: structuredClone(VALIDATION_PROBLEM_SCHEMA) } },
+    content: { [contentType]: { schema: structuredClone(schema) } },
   };
 }
 
@@ -180,7 +186,7 @@ export function exportWithDiagnostics(app: DocumentSource, options: ExportOption
           doc !== undefined &&
           hasRequestChecks(routeContract(doc, route.info.params))
         )
-          documentValidation(operation);
+          documentValidation(operation, app.errorDocument?.(route) ?? null);
         if (route.webSocket === true) documentWebSocket(operation);
         item[method] = operation;
       }

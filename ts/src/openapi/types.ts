@@ -69,6 +69,11 @@ export interface DocumentSource {
   routeTable(): RegisteredRoute[];
   /** Annotations stored in the route cache the application started from (`null`: read the sources). */
   cachedAnnotations?(): AnnotationSet | null;
+  /**
+   * How the route's error answers look, when the application says so (an `onError` given a `schema`, or
+   * `problemDetails`); `null`: `{ error, code }`.
+   */
+  errorDocument?(route: RegisteredRoute): { contentType: string; schema: object } | null;
 }
 
 /**

@@ -332,6 +332,17 @@ export class Group<
     return this.errorHandlers.onError ?? this.parent?.onErrorSetting;
   }
 
+  /** The options given with the `onError` that answers this group's errors (`null`: none, or the application's). */
+  get onErrorOptionsSetting(): ErrorHandlerOptions | null {
+    if (this.errorHandlers.onError !== null) return this.errorHandlers.options;
+    return this.parent === null ? null : this.parent.onErrorOptionsSetting;
+  }
+
+  /** Whether this group or an outer one has an `onError`. */
+  get answersErrors(): boolean {
+    return this.errorHandlers.onError !== null || (this.parent?.answersErrors ?? false);
+  }
+
   /** The `notFound` handler of this group or, failing that, of the nearest outer group that has one. */
   get notFoundSetting(): NotFoundHandler | undefined {
     return this.errorHandlers.notFound ?? this.parent?.notFoundSetting;

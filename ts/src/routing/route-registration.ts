@@ -5,7 +5,7 @@
  */
 
 import type { UploadLimits } from '../body/multipart.js';
-import type { ErrorHandler, NotFoundHandler } from '../core/error-handlers.js';
+import type { ErrorHandler, ErrorHandlerOptions, NotFoundHandler } from '../core/error-handlers.js';
 import type { ResolvedHandler } from '../core/handler.js';
 import { type MiddlewareRef, referenceLabel, toReferences } from '../core/middleware.js';
 import type { RouteInfo } from '../engine/engine.js';
@@ -28,6 +28,10 @@ export interface RouteGroup {
   middlewareChain(): MiddlewareRef[];
   /** The `onError` handler of the group or of its nearest outer group that has one. */
   readonly onErrorSetting: ErrorHandler | undefined;
+  /** Whether the group or an outer one has an `onError`. */
+  readonly answersErrors: boolean;
+  /** The options given with the `onError` that answers the group's errors. */
+  readonly onErrorOptionsSetting: ErrorHandlerOptions | null;
   /** The `notFound` handler of the group or of its nearest outer group that has one. */
   readonly notFoundSetting: NotFoundHandler | undefined;
 }
