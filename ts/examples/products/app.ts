@@ -82,7 +82,7 @@ import { bearerAuth, configuredToken } from './auth.js';
 import { Catalog } from './catalog.js';
 import { ProductController } from './controller.js';
 import { ImageStore } from './images.js';
-import { PRODUCTS_VALIDATION } from './validation.js';
+import { PRODUCTS_VALIDATION, productsErrors } from './validation.js';
 
 export interface ProductsOptions {
   catalog?: Catalog;
@@ -99,8 +99,11 @@ export const IMAGE_LIMIT = 5 * 1024 * 1024;
 export function registerProducts(app: Application, options: ProductsOptions = {}): void {
   app.alias('auth', bearerAuth(options.token ?? configuredToken()));
   const products = new ProductController(options.catalog ?? new Catalog(), new ImageStore(options.imageDir));
-  // Validated whatever the hosting application says, answering in the products API's error bodies.
-  app.group('/api', (api) => registerApiRoutes(api, products)).validate(PRODUCTS_VALIDATION);
+  // Validated whatever the hosting application says; its errors answered in the products API's bodies.
+  app
+    .group('/api', (api) => registerApiRoutes(api, products))
+    .validate(PRODUCTS_VALIDATION)
+    .onError(productsErrors);
 }
 
 function registerApiRoutes(api: Registrar, products: ProductController): void {

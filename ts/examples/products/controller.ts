@@ -1,16 +1,16 @@
 /** The products API handlers, registered with `[controller, 'method']` array callables. */
-import type { Request, Response } from '../../src/app/index.js';
+import { HttpError, type Request, type Response } from '../../src/app/index.js';
 import type { Catalog, ProductInput } from './catalog.js';
 import type { ImageStore } from './images.js';
-import { checkCreate, checkUpdate, positiveInt } from './validation.js';
+import { checkCreate, checked, checkUpdate, ProductValidationError, positiveInt } from './validation.js';
 
 const USERS = [
   { id: 1, name: 'Ada Lovelace', email: 'ada@example.com' },
   { id: 2, name: 'Alan Turing', email: 'alan@example.com' },
 ];
 
-const badRequest = (res: Response, error: string) => res.status(400).json({ error, code: 400 });
-const notFound = (res: Response) => res.status(404).json({ error: 'Product not found', code: 404 });
+/** The errors below are thrown: the API group's `onError` answers them (validation.ts). */
+const productNotFound = () => new HttpError(404, 'Product not found');
 
 export class ProductController {
   readonly #catalog: Catalog;
@@ -24,8 +24,8 @@ export class ProductController {
   index(req: Request, res: Response): Response {
     const page = positiveInt(req.query('page', '1'));
     const limit = positiveInt(req.query('limit', '10'), 100);
-    if (page === null) return badRequest(res, 'page must be a positive integer');
-    if (limit === null) return badRequest(res, 'limit must be an integer from 1 to 100');
+    if (page === null) throw new HttpError(400, 'page must be a positive integer');
+    if (limit === null) throw new HttpError(400, 'limit must be an integer from 1 to 100');
     const category = req.query('category');
     const search = req.query('search');
     return res.json(
@@ -40,27 +40,24 @@ export class ProductController {
 
   show(req: Request, res: Response): Response {
     const product = this.#catalog.get(Number(req.param('id')));
-    return product === undefined ? notFound(res) : res.json(product);
+    if (product === undefined) throw productNotFound();
+    return res.json(product);
   }
 
   store(req: Request, res: Response): Response {
-    const checked = checkCreate(req.json<ProductInput>());
-    if (!checked.ok) return res.status(400).json({ error: checked.error, code: 400, fields: checked.fields });
-    const product = this.#catalog.create(checked.value);
+    const product = this.#catalog.create(checked(checkCreate(req.json<ProductInput>())));
     return res.status(201).header('Location', `/api/products/${product.id}`).json(product);
   }
 
   update(req: Request, res: Response): Response {
     const id = Number(req.param('id'));
-    if (this.#catalog.get(id) === undefined) return notFound(res);
-    const checked = checkUpdate(req.json<Partial<ProductInput>>());
-    if (!checked.ok) return res.status(400).json({ error: checked.error, code: 400, fields: checked.fields });
-    return res.json(this.#catalog.update(id, checked.value));
+    if (this.#catalog.get(id) === undefined) throw productNotFound();
+    return res.json(this.#catalog.update(id, checked(checkUpdate(req.json<Partial<ProductInput>>()))));
   }
 
   async destroy(req: Request, res: Response): Promise<Response> {
     const id = Number(req.param('id'));
-    if (!this.#catalog.delete(id)) return notFound(res);
+    if (!this.#catalog.delete(id)) throw productNotFound();
     await this.#images.delete(id);
     return res.status(204).send();
   }
@@ -68,10 +65,9 @@ export class ProductController {
   /** Validated before it runs: exactly one `image`, of an accepted type (`@param {file} image.formData`). */
   async storeImage(req: Request, res: Response): Promise<Response> {
     const id = Number(req.param('id'));
-    if (this.#catalog.get(id) === undefined) return notFound(res);
+    if (this.#catalog.get(id) === undefined) throw productNotFound();
     const upload = req.file('image');
-    if (upload === undefined)
-      return res.status(400).json({ error: 'Missing required fields: image', code: 400, fields: ['image'] });
+    if (upload === undefined) throw new ProductValidationError('Missing required fields: image', ['image']);
     const { size, mimetype, filename } = await this.#images.put(id, upload);
     return res.status(201).header('Location', `/api/products/${id}/image`).json({ size, mimetype, filename });
   }
@@ -79,7 +75,7 @@ export class ProductController {
   async showImage(req: Request, res: Response): Promise<Response> {
     const id = Number(req.param('id'));
     const image = this.#catalog.get(id) === undefined ? undefined : this.#images.get(id);
-    if (image === undefined) return res.status(404).json({ error: 'No image for this product', code: 404 });
+    if (image === undefined) throw new HttpError(404, 'No image for this product');
     // The type the upload declared (one of the accepted image types), never sniffed into something else.
     return res
       .header('Content-Type', image.mimetype)

@@ -1,10 +1,16 @@
 /**
  * What the products API checks by hand: only what its annotations cannot say. The application validates
  * each request against the annotations in `app.ts` first (types, required fields, an object body), so
- * these functions see typed values; the 400s of both layers keep the bodies the products
- * API documents ({@link validationError}).
+ * these functions see typed values. Both layers throw; the API group's `onError` ({@link productsErrors})
+ * answers in the bodies the products API documents.
  */
-import { type RequestValidationError, Response, type ValidateOptions } from '../../src/app/index.js';
+import {
+  type ErrorHandler,
+  HttpError,
+  RequestValidationError,
+  type Response,
+  type ValidateOptions,
+} from '../../src/app/index.js';
 import { REFERENCE_VALIDATION } from '../validation.js';
 import type { ProductInput } from './catalog.js';
 
@@ -52,17 +58,44 @@ export function positiveInt(raw: string, max = Number.MAX_SAFE_INTEGER): number 
   return value >= 1 && value <= max ? value : null;
 }
 
-/**
- * The framework's validation 400 in the bodies the products API documents: `ValidationError`
- * `{ error, code, fields }` for the body (the fields named), `Error` `{ error, code }`
- * for the query and path.
- */
-export function validationError(error: RequestValidationError): Response {
-  const body = error.details.filter((d) => d.in === 'body');
-  if (body.length === 0) return new Response().status(400).json({ error: error.message, code: 400 });
-  const fields = [...new Set(body.map((d) => d.name.split('/')[0] ?? ''))];
-  return new Response().status(400).json({ error: error.message, code: 400, fields });
+/** The products API's `ValidationError`: `{ error, code: 400, fields }`, the fields named. */
+export class ProductValidationError extends HttpError<{ error: string; code: number; fields: string[] }> {
+  constructor(
+    message: string,
+    readonly fields: string[],
+  ) {
+    super(400, message);
+  }
+
+  override toJSON(): { error: string; code: number; fields: string[] } {
+    return { error: this.message, code: this.status, fields: this.fields };
+  }
 }
 
+/** Throws the `ValidationError` of a check that failed; the checked value otherwise. */
+export function checked<T>(result: Checked<T>): T {
+  if (!result.ok) throw new ProductValidationError(result.error, result.fields);
+  return result.value;
+}
+
+/**
+ * The products API's errors, whoever raised them: the framework's validation 400 as `ValidationError`
+ * `{ error, code, fields }` for the body (the fields named), `Error` `{ error, code }` for the query and
+ * path; an `HttpError` (the controller's 404s, a body too large) as its own body; anything else a bare 500.
+ */
+export const productsErrors: ErrorHandler = (error, _req, res): Response => {
+  if (error instanceof RequestValidationError) {
+    const body = error.details.filter((d) => d.in === 'body');
+    if (body.length === 0) return res.status(400).json({ error: error.message, code: 400 });
+    const fields = [...new Set(body.map((d) => d.name.split('/')[0] ?? ''))];
+    return res.status(400).json({ error: error.message, code: 400, fields });
+  }
+  if (error instanceof HttpError) {
+    for (const [name, value] of Object.entries(error.headers)) res.header(name, value);
+    return res.status(error.status).json(error.toJSON());
+  }
+  return res.status(500).json({ error: 'Internal Server Error', code: 500 });
+};
+
 /** How the products routes validate, whatever the application hosting them says. */
-export const PRODUCTS_VALIDATION: ValidateOptions = { ...REFERENCE_VALIDATION, onInvalid: validationError };
+export const PRODUCTS_VALIDATION: ValidateOptions = REFERENCE_VALIDATION;
