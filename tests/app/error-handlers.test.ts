@@ -485,3 +485,52 @@ describe('app.request', () => {
     expect(await (await app.request(request)).json()).toEqual({ q: 'r' });
   });
 });
+
+describe("the server's own refusals take the application's error shape", () => {
+  /** Each row: what is sent on a raw connection, and the status the server refuses it with. */
+  const ROWS: [label: string, payload: string, status: number][] = [
+    ['a garbage request line', 'GARBAGE\r\n\r\n', 400],
+    ['two Host headers', 'GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n', 400],
+    ['a head over 16 KiB', `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`, 431],
+    ['a head never finished', 'GET / HTTP/1.1\r\nHost: x\r\n', 408],
+    ['an expectation other than 100-continue', 'GET / HTTP/1.1\r\nHost: x\r\nExpect: magic\r\n\r\n', 417],
+    // The kernel's refusal, before routing: the connection stays open unless the client closes it.
+    ['a target past maxUrlLength', `GET /${'a'.repeat(9000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, 414],
+  ];
+
+  test.each([true, false])('problemDetails: %s', async (problems) => {
+    const { listen } = await import('./support/transport.js');
+    const { rawRequest } = await import('./support/raw.js');
+    const { Application } = await import('../../ts/src/app/index.js');
+    const { withEngine } = await import('./support/engine.js');
+    const app = new Application(
+      withEngine({
+        problemDetails: problems,
+        headersTimeout: 300,
+        requestTimeout: 600,
+        logger: memoryLogger(),
+      }),
+    );
+    app.get('/', (_req, res) => res.json({}));
+    const { server, port } = await listen(app);
+    try {
+      for (const [label, payload, status] of ROWS) {
+        // The own server has no Expect handling of its own to refuse with: node's does.
+        if (status === 417 && server.kind === 'arbor') continue;
+        const reply = await rawRequest(port, payload, 3000);
+        expect(reply.status, label).toBe(status);
+        const type = /content-type: ([^\r\n]+)/i.exec(reply.head)?.[1] ?? '';
+        const body = JSON.parse(reply.body);
+        if (problems) {
+          expect(type, label).toMatch(/^application\/problem\+json/);
+          expect(body, label).toMatchObject({ type: 'about:blank', status, title: expect.any(String) });
+        } else {
+          expect(type, label).toMatch(/^application\/json/);
+          expect(body, label).toEqual({ error: expect.any(String), code: status });
+        }
+      }
+    } finally {
+      await server.closeGracefully(500);
+    }
+  });
+});

@@ -255,7 +255,11 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
     this.ready();
     if (this.#listener === null) {
       const kernel = this.#kernelNow();
-      this.#listener = createNodeListener((input) => kernel.dispatch(input), transportLogger(this.#logger));
+      this.#listener = createNodeListener(
+        (input) => kernel.dispatch(input),
+        transportLogger(this.#logger),
+        this.errorShape,
+      );
     }
     return this.#listener;
   }
@@ -284,6 +288,7 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
         {
           // As long as an idle connection stays open: the server's keep-alive timeout.
           lingerMs: serverLimits(this.config).keepAliveTimeout,
+          errors: this.errorShape,
         },
       );
     }
@@ -355,6 +360,7 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
       dispatch: (input) => kernel.dispatch(input),
       listener: () => this.listener,
       detached: () => this.upgradeListener,
+      errors: this.errorShape,
     };
   }
 

@@ -5,8 +5,9 @@
  */
 import type { RequestListener } from 'node:http';
 import { type Logger, transportLogger } from '../core/logger.js';
-import type { AppServer, ServerOptions } from '../http/app-server.js';
+import type { AppServer, RefusalOptions, ServerOptions } from '../http/app-server.js';
 import type { Dispatch } from '../http/dispatch.js';
+import type { ErrorShape } from '../http/errors.js';
 import type { DetachedListener } from '../http/node-detached.js';
 import { createHttp2Server } from '../http/node-http2-server.js';
 import { createNodeServer } from '../http/node-server.js';
@@ -19,6 +20,8 @@ export interface Serving {
   listener(): RequestListener;
   /** node's `'connect'` and `'upgrade'` events: requests handed over with their connection. */
   detached(): DetachedListener;
+  /** The application's error shape, for the refusals the server writes itself. */
+  errors: ErrorShape;
 }
 
 /** Something to run when the application closes (a pool to end, a client to quit). */
@@ -51,7 +54,9 @@ export class ServerLifecycle {
   /** The configured server, not yet listening (timeouts from the configuration). */
   create(serving: Serving): AppServer {
     const { requestTimeout, headersTimeout, keepAliveTimeout, tls } = this.#config;
-    const options: ServerOptions = {
+    const options: ServerOptions & RefusalOptions = {
+      // The server's own refusals (a malformed head, 408, 431) in the application's error shape.
+      errors: serving.errors,
       ...(requestTimeout === undefined ? {} : { requestTimeout }),
       ...(headersTimeout === undefined ? {} : { headersTimeout }),
       ...(keepAliveTimeout === undefined ? {} : { keepAliveTimeout }),

@@ -3,10 +3,12 @@
  * address, close, its events) that also closes gracefully and says which server it is, and the options
  * every server takes.
  */
+
 import type { Server as HttpServer } from 'node:http';
 import type { Http2SecureServer, Http2Server } from 'node:http2';
 import type { Server as HttpsServer } from 'node:https';
 import type { Server } from 'node:net';
+import type { ErrorShape } from './errors.js';
 
 /**
  * Limits every server applies, whichever serves (`server` option of `run()` and `createServer()`): the
@@ -24,6 +26,14 @@ export interface ServerOptions {
   headersTimeout?: number;
   /** Milliseconds an idle keep-alive connection stays open. Default 5,000. */
   keepAliveTimeout?: number;
+}
+
+/**
+ * What a server's own refusals (a malformed head, 408, 431, …) look like: the application's error shape
+ * (`{ error, code }` unless `problemDetails`).
+ */
+export interface RefusalOptions {
+  errors?: ErrorShape;
 }
 
 /**

@@ -18,7 +18,7 @@ import {
   settle,
   type TransportLogger,
 } from './dispatch.js';
-import { HttpError } from './errors.js';
+import { type ErrorShape, HttpError } from './errors.js';
 import { inspect, NodeInput } from './node-input.js';
 import { afterOwed } from './node-socket.js';
 import { crashAnswer, refusal } from './refusal.js';
@@ -33,6 +33,8 @@ export type DetachedListener = (req: IncomingMessage, socket: Duplex, head: Buff
 /** How long a closed-by-us connection may linger while its client still sends: then it is cut. */
 export interface DetachedOptions {
   lingerMs: number;
+  /** The shape of the refusals written here (the application's). */
+  errors?: ErrorShape;
 }
 
 /** A request node handed over with its socket, and the channel a WebSocket route may take it by. */
@@ -80,7 +82,7 @@ export function createDetachedListener(
     write: (detached, _input, response) => {
       if (detached.upgrade?.taken !== true) writeAndClose(detached, response);
     },
-    fail: (detached) => writeAndClose(detached, crashAnswer()),
+    fail: (detached) => writeAndClose(detached, crashAnswer(options.errors)),
     loggerOf: () => logger,
   };
   return (req, socket, head) => {
@@ -88,7 +90,7 @@ export function createDetachedListener(
     const serve = () => {
       const inspected = inspect(req);
       if (inspected instanceof HttpError) {
-        writeAndClose({ req, socket, upgrade: undefined }, refusal(inspected));
+        writeAndClose({ req, socket, upgrade: undefined }, refusal(inspected, options.errors));
         return;
       }
       const upgrade =

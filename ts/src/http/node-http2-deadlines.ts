@@ -29,7 +29,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse, Http2Session, ServerHttp2Stream } from 'node:http2';
 import { checkingInterval } from './checking-interval.js';
-import { HttpError } from './errors.js';
+import { ARBOR_ERRORS, type ErrorShape, HttpError } from './errors.js';
 import { refuse } from './node-listener.js';
 
 // HTTP/2's error codes (RFC 9113 §7), written out: importing node:http2 for its `constants` would load it
@@ -63,14 +63,16 @@ interface RequestWatch {
 export class Http2Deadlines {
   readonly #headersTimeout: number;
   readonly #requestTimeout: number;
+  readonly #errors: ErrorShape;
   readonly #sessions = new Map<Http2Session, HeadWatch>();
   /** In the order the streams opened, which is the order their deadlines fall due (one timeout for all). */
   readonly #requests = new Map<ServerHttp2Stream, RequestWatch>();
   #timer: NodeJS.Timeout | null = null;
 
-  constructor(limits: { headersTimeout: number; requestTimeout: number }) {
+  constructor(limits: { headersTimeout: number; requestTimeout: number; errors?: ErrorShape | undefined }) {
     this.#headersTimeout = limits.headersTimeout;
     this.#requestTimeout = limits.requestTimeout;
+    this.#errors = limits.errors ?? ARBOR_ERRORS;
   }
 
   /** Watches a new session's heads until it closes. */
@@ -117,18 +119,18 @@ export class Http2Deadlines {
       if (now - watch.since < this.#requestTimeout) break; // the later ones opened later
       this.#requests.delete(stream);
       // A request whose client has ended its side arrived whole: its answer may take as long as it takes.
-      if (!stream.destroyed && stream.state.remoteClose !== 1) expire(stream, watch);
+      if (!stream.destroyed && stream.state.remoteClose !== 1) expire(stream, watch, this.#errors);
     }
   }
 }
 
 /** Ends a request that did not arrive in time (see the module's comment for why each step). */
-function expire(stream: ServerHttp2Stream, { req, res }: RequestWatch): void {
+function expire(stream: ServerHttp2Stream, { req, res }: RequestWatch, errors: ErrorShape): void {
   // Only the compatibility request is destroyed, not the stream: the read fails, the stream can answer.
   req.destroy();
   if (!res.headersSent) {
     try {
-      refuse(res as unknown as ServerResponse, new HttpError(408));
+      refuse(res as unknown as ServerResponse, new HttpError(408), errors);
       // With NO_ERROR node sends the reset once the answer has been handed over, not before.
       stream.close(NO_ERROR);
       return;

@@ -14,7 +14,13 @@ import type { RequestListener } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse, Http2Session } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { SecureContextOptions, TlsOptions } from 'node:tls';
-import { closeGracefully, type Http2ArborServer, type ServerOptions, serverLimits } from './app-server.js';
+import {
+  closeGracefully,
+  type Http2ArborServer,
+  type RefusalOptions,
+  type ServerOptions,
+  serverLimits,
+} from './app-server.js';
 import { checkingInterval } from './checking-interval.js';
 import type { DetachedListener } from './node-detached.js';
 import { Http2Deadlines } from './node-http2-deadlines.js';
@@ -23,12 +29,12 @@ import { afterResponses, inProgress } from './node-socket.js';
 export function createHttp2Server(
   listener: RequestListener,
   detached: DetachedListener,
-  options: ServerOptions & { tls?: SecureContextOptions & TlsOptions } = {},
+  options: ServerOptions & RefusalOptions & { tls?: SecureContextOptions & TlsOptions } = {},
 ): Http2ArborServer {
   // Loaded only by an application that serves HTTP/2.
   const http2 = process.getBuiltinModule('node:http2');
   const { maxHeaderSize, keepAliveTimeout, headersTimeout, requestTimeout } = serverLimits(options);
-  const deadlines = new Http2Deadlines({ headersTimeout, requestTimeout });
+  const deadlines = new Http2Deadlines({ headersTimeout, requestTimeout, errors: options.errors });
   let closing = false;
   // The compatibility API's request and response are what the listener reads and writes (method, url,
   // headers, rawHeaders, socket; writeHead, end): node:http's listener type is the nearest to name them.

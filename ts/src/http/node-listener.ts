@@ -13,7 +13,7 @@ import {
   type OutgoingResponse,
   settle,
 } from './dispatch.js';
-import { HttpError } from './errors.js';
+import { ARBOR_ERRORS, type ErrorShape, HttpError } from './errors.js';
 import { BODY, inspect, NodeInput } from './node-input.js';
 import { crashAnswer, refusal } from './refusal.js';
 import { StreamBody } from './response-stream.js';
@@ -21,8 +21,8 @@ import { StreamBody } from './response-stream.js';
 export type { Dispatch } from './dispatch.js';
 
 /** A request refused before routing: its JSON error, and the connection closes after it (HTTP/1.x). */
-export function refuse(res: ServerResponse, error: HttpError): void {
-  send(res, refusal(error), true, null);
+export function refuse(res: ServerResponse, error: HttpError, errors: ErrorShape = ARBOR_ERRORS): void {
+  send(res, refusal(error, errors), true, null);
 }
 
 /** Fields HTTP/2 forbids in a response (RFC 9113 §8.2.2): node:http2 throws on them. */
@@ -51,20 +51,24 @@ function http2Fields(flat: string[]): string[] {
 export type NodeRequestListener = RequestListener &
   ((req: Http2ServerRequest, res: Http2ServerResponse) => void);
 
-export function createNodeListener(dispatch: Dispatch, logger: Logger): NodeRequestListener {
+export function createNodeListener(
+  dispatch: Dispatch,
+  logger: Logger,
+  errors: ErrorShape = ARBOR_ERRORS,
+): NodeRequestListener {
   const answering: Answering<ServerResponse, NodeInput> = {
     write(res, input, response) {
       // A body still arriving after its answer is decided: its reader stops, the rest is drained.
       if (input.bodyUnfinished) input.stopBody();
       send(res, response, input.bodyRefused, logger);
     },
-    fail,
+    fail: (res) => fail(res, errors),
     loggerOf: () => logger,
   };
   const listener: RequestListener = (req, res) => {
     const inspected = inspect(req);
     if (inspected instanceof HttpError) {
-      refuse(res, inspected);
+      refuse(res, inspected, errors);
       return;
     }
     settle(dispatch, new NodeInput(req, inspected === BODY, undefined, res), res, answering);
@@ -155,11 +159,11 @@ function clientLeft(error: NodeJS.ErrnoException): boolean {
 }
 
 /** The bare 500 after a failure (see dispatch.ts's settle): in place of an answer not begun, else the connection is cut. */
-function fail(res: ServerResponse): void {
+function fail(res: ServerResponse, errors: ErrorShape): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
   for (const name of res.getHeaderNames()) res.removeHeader(name);
-  send(res, crashAnswer(), false, null);
+  send(res, crashAnswer(errors), false, null);
 }

@@ -15,11 +15,12 @@ import {
   closeGracefully,
   type HttpsArborServer,
   type NodeArborServer,
+  type RefusalOptions,
   type ServerOptions,
   serverLimits,
 } from './app-server.js';
 import { checkingInterval } from './checking-interval.js';
-import { HttpError } from './errors.js';
+import { ARBOR_ERRORS, HttpError } from './errors.js';
 import type { DetachedListener } from './node-detached.js';
 import { refuse } from './node-listener.js';
 import { afterOwed, afterResponses, inProgress } from './node-socket.js';
@@ -46,9 +47,10 @@ const TCHAR = /[!#$%&'*+.^_`|~0-9A-Za-z-]/;
 export function createNodeServer(
   listener: RequestListener,
   detached: DetachedListener,
-  options: ServerOptions & { tls?: SecureContextOptions & TlsOptions } = {},
+  options: ServerOptions & RefusalOptions & { tls?: SecureContextOptions & TlsOptions } = {},
 ): NodeArborServer | HttpsArborServer {
   const { maxHeaderSize, requestTimeout, headersTimeout, keepAliveTimeout } = serverLimits(options);
+  const errors = options.errors ?? ARBOR_ERRORS;
   let closing = false;
   // Every request passes here first (one listener on 'request'): nothing is tracked per request, since
   // node already knows which response each connection is writing (see `inProgress`).
@@ -106,7 +108,7 @@ export function createNodeServer(
           socket.destroy();
           return;
         }
-        writeLast(socket, refusal(new HttpError(status)), date.at(Date.now()));
+        writeLast(socket, refusal(new HttpError(status), errors), date.at(Date.now()));
         socket.end();
       };
       // The request that failed may already be answered in full (the listener refused its head, then its
@@ -125,7 +127,7 @@ export function createNodeServer(
   // An expectation other than 100-continue (RFC 9110 §10.1.1): 417 with the JSON error body, and the
   // connection closes, as for every request refused before routing; node's default is an empty 417.
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
-    refuse(res, new HttpError(417));
+    refuse(res, new HttpError(417), errors);
   });
 
   // CONNECT is routed like any other method (405 with `Allow` on a known path, 501 for a tunnel) instead

@@ -216,6 +216,11 @@ export class WireConnection implements BodyRequester {
     return this.#settings.logger;
   }
 
+  /** The bare 500 after a failure, in the application's error shape. */
+  crashAnswer(): OutgoingResponse {
+    return crashAnswer(this.#settings.errors);
+  }
+
   #answer(input: WireInput, response: OutgoingResponse): void {
     if (this.#phase !== Phase.Serving || input !== this.#input) return;
     const now = Date.now();
@@ -270,7 +275,7 @@ export class WireConnection implements BodyRequester {
 
   /** A protocol error: its JSON answer, then the connection closes (what follows cannot be trusted). */
   #refuse(error: HttpError): void {
-    this.writeLast(refusal(error));
+    this.writeLast(refusal(error, this.#settings.errors));
   }
 
   /** Writes `answer` (a refusal, or the bare 500 after a failure) as the connection's last. */
@@ -372,6 +377,6 @@ export class WireConnection implements BodyRequester {
 /** How dispatch.ts's settle hands a connection its answers (one object for every connection). */
 const ANSWERING: Answering<WireConnection, WireInput> = {
   write: (connection, input, response, later) => connection.answer(input, response, later),
-  fail: (connection) => connection.writeLast(crashAnswer()),
+  fail: (connection) => connection.writeLast(connection.crashAnswer()),
   loggerOf: (connection) => connection.logger,
 };

@@ -6,8 +6,15 @@
  */
 import type { Socket } from 'node:net';
 import { net } from '../../builtins.js';
-import { closeGracefully, type ServerOptions, serverLimits, type WireArborServer } from '../app-server.js';
+import {
+  closeGracefully,
+  type RefusalOptions,
+  type ServerOptions,
+  serverLimits,
+  type WireArborServer,
+} from '../app-server.js';
 import type { Dispatch, TransportLogger } from '../dispatch.js';
+import { ARBOR_ERRORS } from '../errors.js';
 import { WireConnection } from './connection.js';
 import type { WireSettings } from './settings.js';
 import { HttpDate } from './writer.js';
@@ -15,12 +22,13 @@ import { HttpDate } from './writer.js';
 export function createWireServer(
   dispatch: Dispatch,
   logger: TransportLogger,
-  options: ServerOptions = {},
+  options: ServerOptions & RefusalOptions = {},
 ): WireArborServer {
   const settings: WireSettings = {
     ...serverLimits(options),
     dispatch,
     logger,
+    errors: options.errors ?? ARBOR_ERRORS,
     date: new HttpDate(),
     closing: false,
   };

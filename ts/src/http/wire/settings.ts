@@ -3,12 +3,15 @@
  * stops reading from it.
  */
 import type { Dispatch, TransportLogger } from '../dispatch.js';
+import type { ErrorShape } from '../errors.js';
 import type { HttpDate } from './writer.js';
 
 /** What every connection of one server shares. */
 export interface WireSettings {
   dispatch: Dispatch;
   logger: TransportLogger;
+  /** The shape of the refusals the connection writes itself (the application's). */
+  errors: ErrorShape;
   maxHeaderSize: number;
   headersTimeout: number;
   requestTimeout: number;
