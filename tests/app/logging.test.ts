@@ -23,15 +23,21 @@ import { listen } from './support/transport.js';
 /** A pino logger whose records land, parsed, in `records`. */
 function capturedPino() {
   const records: Record<string, unknown>[] = [];
+  /** The JSON lines as written (a key written twice shows here; parsing keeps only the last). */
+  const lines: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line !== '') records.push(JSON.parse(line));
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (line === '') continue;
+        lines.push(line);
+        records.push(JSON.parse(line));
+      }
       done();
     },
   });
   // Typed as Arbor's Logger on purpose: a pino instance must be one, as it is.
   const logger: Logger = pino(stream);
-  return { logger, records };
+  return { logger, records, lines };
 }
 
 const servers: ArborServer[] = [];
@@ -122,6 +128,53 @@ describe.each(['node', 'arbor'] as const)('pino on the %s server', (server) => {
     });
     expect(head).toMatchObject({ method: 'HEAD', route: '/tasks/:id<int>', status: 200, bytes: 0 });
     expect(empty).toMatchObject({ status: 204, bytes: 0 });
+  });
+
+  test("requestLogger() without a logger writes through the application's, each field once", async () => {
+    const { logger, records, lines } = capturedPino();
+    const write = vi.spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      const app = new Application(withEngine({ logger, server, requestId: true }));
+      app.middleware(requestLogger());
+      app.get('/tasks/:id<int>', (req, res) => res.json({ id: Number(req.param('id')) }));
+      const base = await serve(app);
+
+      const ok = await fetch(`${base}/tasks/42`);
+      const body = await ok.text();
+      const missing = await fetch(`${base}/nope`);
+      await missing.text();
+
+      expect(write).not.toHaveBeenCalled();
+      expect(records).toEqual([
+        {
+          level: 30,
+          time: expect.any(Number),
+          pid: process.pid,
+          hostname: expect.any(String),
+          method: 'GET',
+          path: '/tasks/42',
+          route: '/tasks/:id<int>',
+          status: 200,
+          durationMs: expect.any(Number),
+          reqId: ok.headers.get('x-request-id'),
+          bytes: Buffer.byteLength(body),
+          msg: expect.stringMatching(/^GET \/tasks\/42 200 \d+\.\dms$/),
+        },
+        expect.objectContaining({
+          path: '/nope',
+          route: null,
+          status: 404,
+          reqId: missing.headers.get('x-request-id'),
+        }),
+      ]);
+      // req.log binds reqId and the route: the record must not write them a second time.
+      for (const line of lines) {
+        expect(line.match(/"reqId":/g)).toHaveLength(1);
+        expect(line.match(/"route":/g)).toHaveLength(1);
+      }
+    } finally {
+      write.mockRestore();
+    }
   });
 });
 

@@ -1,8 +1,11 @@
 /**
  * The request log: one structured record per request, written once its response is known (errors
- * included: the kernel has already turned them into responses).
+ * included: the kernel has already turned them into responses). Without a logger of its own it writes
+ * through `req.log`, the application's logger with the request's fields bound (Fastify's
+ * `request.log`): the record then leaves out the fields `req.log` already carries, so that a pino child
+ * never writes a key twice.
  */
-import { consoleLogger, type Logger } from '../core/logger.js';
+import type { LogFields, Logger } from '../core/logger.js';
 import type { Middleware } from '../core/middleware.js';
 import { type Response, StreamBody } from '../core/response.js';
 
@@ -28,7 +31,10 @@ export type RequestLogRecord = {
 
 /** Options of the {@link requestLogger} middleware: where the line goes, and the clock that times it. */
 export interface RequestLoggerOptions {
-  /** Defaults to the console. Pass the application's logger (a pino instance, say) to keep the fields. */
+  /**
+   * Where the records go. Defaults to the application's `logger`, through `req.log` (so a pino logger's
+   * serializers, level and transport apply). Give another logger to send the request log elsewhere.
+   */
   logger?: Pick<Logger, 'info'>;
   /** Milliseconds clock; injectable for deterministic tests. Defaults to `performance.now`. */
   now?: () => number;
@@ -41,12 +47,12 @@ export interface RequestLoggerOptions {
  *
  * @example
  * const app = new Application({ logger: pino(), requestId: true });
- * app.middleware(requestLogger({ logger: app.config.logger }));
+ * app.middleware(requestLogger()); // through the application's logger
  * // {"level":30,"method":"GET","path":"/tasks/42","route":"/tasks/:id","status":200,"durationMs":1.3,
  * //  "reqId":"…","bytes":27,"msg":"GET /tasks/42 200 1.3ms"}
  */
 export function requestLogger(options: RequestLoggerOptions = {}): Middleware {
-  const logger = options.logger ?? consoleLogger;
+  const logger = options.logger;
   const now = options.now ?? (() => performance.now());
   return async function requestLogger(req, handler) {
     const started = now();
@@ -63,9 +69,20 @@ export function requestLogger(options: RequestLoggerOptions = {}): Middleware {
       ...(req.id === '' ? {} : { reqId: req.id }),
       ...bodyBytes(res, method, status),
     };
-    logger.info(fields, `${method} ${path} ${status} ${durationMs.toFixed(1)}ms`);
+    const message = `${method} ${path} ${status} ${durationMs.toFixed(1)}ms`;
+    if (logger !== undefined) logger.info(fields, message);
+    else req.log.info(unbound(fields), message);
     return res;
   };
+}
+
+/**
+ * `fields` without what `req.log` binds itself: `reqId` when the request has one, `route` once matched (a
+ * `null` route is not bound, so it stays in the record).
+ */
+function unbound(fields: RequestLogRecord): LogFields {
+  const { reqId: _reqId, route, ...rest } = fields;
+  return route === null ? { ...rest, route } : rest;
 }
 
 /**
