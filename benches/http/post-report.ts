@@ -38,7 +38,8 @@ export function renderPostReport({ workloads, environment, settings }: PostRepor
     "parameter, the three query values, and the body's id, field count, item count and total quantity",
     '(`benches/http/orders.ts`, shared by every server, so no server can skip the parse). Each framework parses',
     'the body its own way, under a 1 MiB body limit: Arbor with its eager JSON body, Fastify with its default',
-    'parser (secure-json-parse), Hono with `c.req.json()` behind its `bodyLimit` middleware. wrk drives them',
+    'parser (secure-json-parse), Hono with `c.req.json()` behind its `bodyLimit` middleware, and bare node:http',
+    "(no framework: the ceiling of node:http) with 'data' events, `Buffer#toString` and `JSON.parse`. wrk drives them",
     'from a separate process over loopback. Every round times every body size on every server, the servers',
     'starting one later each round. Before timing, each server must answer every size with the right summary',
     'and malformed JSON with a 400.',
@@ -71,6 +72,14 @@ export function renderPostReport({ workloads, environment, settings }: PostRepor
     if (tooShort && run) verdict += ' (short run: indicative only)';
     lines.push(`| ${target.text} | ${cells.map(fmtRatio).join(' | ')} | ${verdict} |`);
   }
+  const ceiling = workloads.map((w) => {
+    const byName = new Map(w.summaries.map((s) => [s.name, s]));
+    return pairedRatio(byName.get('bare'), byName.get('fastify'));
+  });
+  if (ceiling.some(Number.isFinite))
+    lines.push(
+      `| bare node:http ÷ Fastify (the ceiling on node:http) | ${ceiling.map(fmtRatio).join(' | ')} | — |`,
+    );
 
   for (const workload of workloads) {
     const byName = new Map(workload.summaries.map((s) => [s.name, s]));
@@ -80,9 +89,10 @@ export function renderPostReport({ workloads, environment, settings }: PostRepor
       '',
       `## ${workload.name} body (median of rounds)`,
       '',
-      '| Server | req/s | worst – best round | × Fastify | × Hono | p99 ms | p50 ms | errors / timeouts / non-2xx | checks |',
-      '|---|--:|--:|--:|--:|--:|--:|--:|---|',
+      '| Server | req/s | worst – best round | × Fastify | × Hono | × bare | p99 ms | p50 ms | errors / timeouts / non-2xx | checks |',
+      '|---|--:|--:|--:|--:|--:|--:|--:|--:|---|',
     );
+    const bare = byName.get('bare');
     for (const s of workload.summaries) {
       const rps = s.runs.map((r) => r.rps);
       const errors = s.runs.reduce((a, r) => a + r.errors, 0);
@@ -93,7 +103,8 @@ export function renderPostReport({ workloads, environment, settings }: PostRepor
       lines.push(
         `| ${s.name.startsWith('arbor') ? `**${s.label}**` : s.label} | ${thousands(median(rps))} | ` +
           `${thousands(min(rps))} – ${thousands(max(rps))} | ${fmtRatio(pairedRatio(s, fastify))} | ` +
-          `${fmtRatio(pairedRatio(s, hono))} | ${median(s.runs.map((r) => r.latencyP99)).toFixed(1)} | ` +
+          `${fmtRatio(pairedRatio(s, hono))} | ${fmtRatio(pairedRatio(s, bare))} | ` +
+          `${median(s.runs.map((r) => r.latencyP99)).toFixed(1)} | ` +
           `${median(s.runs.map((r) => r.latencyP50)).toFixed(1)} | ${errors} / ${timeouts} / ${non2xx} | ${checks} |`,
       );
     }
@@ -138,6 +149,8 @@ export function renderPostReport({ workloads, environment, settings }: PostRepor
     '- What each framework does with `__proto__` and `constructor` keys differs (Fastify refuses them with a',
     '  400, Arbor keeps them as plain data, Hono does not look): these bodies have none, so every server does',
     '  the same work.',
+    '- No framework on node:http can be cheaper than bare node:http: where bare ÷ Fastify is below a target,',
+    '  no framework on node:http could meet it in that run.',
     '- "Arbor (node:http)" is the application on its default server, node:http, as every other framework;',
     "  \"Arbor (own server)\" is the same application on Arbor's own HTTP/1.1 server (`server: 'arbor'`).",
     '- On a machine with two cores the server and the load generator each get about one core; absolute',

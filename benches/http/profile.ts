@@ -66,7 +66,8 @@ function topFrames(file: string, count: number): { share: number; name: string; 
     total += hits;
     const { functionName, url, lineNumber } = n.callFrame;
     const path = url.startsWith('file://') ? relative(root, fileURLToPath(url)) : url;
-    const where = path === '' ? '' : `${path.replace(/^node_modules\//, '')}:${lineNumber + 1}`;
+    // A package by its name (a worktree's node_modules may be a link to another checkout's).
+    const where = path === '' ? '' : `${path.replace(/^(?:.*\/)?node_modules\//, '')}:${lineNumber + 1}`;
     const key = `${functionName || '(anonymous)'}\t${where}`;
     byFrame.set(key, (byFrame.get(key) ?? 0) + hits);
   }

@@ -12,7 +12,7 @@
  *   node --import tsx benches/http/run.ts --smoke        1 round × 2 s: checks the machinery, not a benchmark
  *   `--mix post` times the write path instead: `POST /orders/:shop` with a JSON body of ~200 B, ~2 KiB and
  *   ~64 KiB (`orders.ts`), each size a workload of its own inside every round, on Arbor (both servers),
- *   Fastify and Hono; the report is http.post.md.
+ *   Fastify, Hono and the bare node:http ceiling; the report is http.post.md.
  *   options: --rounds N --duration S --warmup S --connections N --pipelining N --mix mixed|read|by-id|github|post
  *            --only arbor,arbor-validated --node 22|24|26|PATH (servers' Node; reports of a Node other than 24
  *            go to benches/results/node<major>/) --out DIR (default benches/results)
@@ -99,7 +99,7 @@ const CONTENDERS: Contender[] = [
     post: true,
   },
   { name: 'express', label: 'Express 5', file: 'express.ts', pkg: 'express', github: 'github-express.ts' },
-  { name: 'bare', label: 'bare node:http', file: 'bare.ts', pkg: null },
+  { name: 'bare', label: 'bare node:http', file: 'bare.ts', pkg: null, post: true },
 ];
 
 const { values: args } = parseArgs({

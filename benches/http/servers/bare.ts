@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { NOT_FOUND_BODY, TaskStore, TITLE_REQUIRED_BODY, WELCOME } from '../model.js';
+import { summarise } from '../orders.js';
 import { announce, BODY_LIMIT, HOST } from './announce.js';
 
 const store = new TaskStore();
@@ -84,6 +85,17 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       default:
         return send(res, 405, { error: 'Method Not Allowed' });
     }
+  }
+  // The write path (`--mix post`): the body read and parsed as readJson does (no UTF-8 check), the query
+  // read with URLSearchParams.
+  if (path.startsWith('/orders/') && path.indexOf('/', 8) === -1 && path.length > 8) {
+    if (method !== 'POST') return send(res, 405, { error: 'Method Not Allowed' });
+    const body = await readJson(req, res);
+    if (body === undefined) return;
+    const query = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
+    const value = (name: string) => query.get(name) ?? undefined;
+    const shop = decodeURIComponent(path.slice(8));
+    return send(res, 200, summarise(shop, value('channel'), value('priority'), value('coupon'), body));
   }
   send(res, 404, { error: 'Not Found' });
 }
