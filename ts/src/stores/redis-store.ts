@@ -24,6 +24,13 @@
 import { crypto } from '../builtins.js';
 import type { RateLimitHit, RateLimitStore } from '../middleware/throttle.js';
 
+// The session store shares the entry: `import { RedisSessionStore } from 'arbor-router/redis'`.
+export {
+  type RedisSessionClient,
+  RedisSessionStore,
+  type RedisSessionStoreOptions,
+} from './redis-session-store.js';
+
 /**
  * The commands the store sends. An ioredis `Redis` (or `Cluster`) has them; declared here rather than
  * imported from ioredis so that the package's types do not require ioredis to be installed.
