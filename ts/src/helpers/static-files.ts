@@ -194,6 +194,18 @@ async function loadSend(): Promise<Send> {
 }
 
 /**
+ * The `Content-Type` send gives a file named `name` (its type by extension, `; charset=utf-8` for text),
+ * for an answer whose bytes come from another file (a precompressed `name.br`); `undefined` when the
+ * extension names no type (send then sets none either).
+ */
+export async function contentTypeOf(name: string): Promise<string | undefined> {
+  const send = await loadSend();
+  const type = send.mime.getType(name);
+  if (type === null) return undefined;
+  return send.isUtf8MimeType(type) ? `${type}; charset=utf-8` : type;
+}
+
+/**
  * The request fields send reads (it tests some with `in`, so absent ones must be absent keys). `Range` is
  * not among them: it is read here, and given to send once the file's size is known (answerWithFile).
  */

@@ -11,7 +11,22 @@ import { HttpError } from '../core/errors.js';
 import type { Middleware, NextHandler } from '../core/middleware.js';
 import type { Request } from '../core/request.js';
 import { Response } from '../core/response.js';
-import { answerWithFile, type FileOptions, requestPathToFile, sendOptions } from '../helpers/static-files.js';
+import {
+  CODING_EXTENSIONS,
+  codingsNegotiator,
+  PRECOMPRESSED_CODINGS,
+  type PrecompressedCoding,
+  variantRequest,
+  variantTag,
+} from '../helpers/precompressed.js';
+import {
+  answerWithFile,
+  contentTypeOf,
+  type FileOptions,
+  requestPathToFile,
+  sendOptions,
+} from '../helpers/static-files.js';
+import { addVary } from './vary.js';
 
 export interface ServeStaticOptions extends FileOptions {
   /** The URL path the files are under, as it appears in the URL (`'/assets'`). Default `'/'`. */
@@ -26,6 +41,13 @@ export interface ServeStaticOptions extends FileOptions {
   redirect?: boolean;
   /** Called before a file's body with its answer, its absolute path and its stats: set headers here. */
   setHeaders?: (res: Response, path: string, stat: Stats) => void;
+  /**
+   * Serve `file.br`, `file.zst` or `file.gz` in place of `file` when it exists and the client accepts
+   * its coding (its q-values first, then br, zstd, gzip), with `Content-Encoding`, the original's
+   * `Content-Type` and an `ETag` of its own; `Vary: Accept-Encoding` on every file answer. `true`: the
+   * three codings; a list: those, in that order of preference. Default `false`.
+   */
+  preCompressed?: boolean | readonly PrecompressedCoding[];
 }
 
 /**
@@ -42,6 +64,45 @@ export function serveStatic(root: string, options: ServeStaticOptions = {}): Mid
   const fallthrough = options.fallthrough ?? true;
   const redirect = (options.redirect ?? true) && index.length > 0;
   const setHeaders = options.setHeaders;
+  const codings = precompressedCodings(options.preCompressed);
+  const negotiate = codings.length === 0 ? null : codingsNegotiator(codings);
+  const variantSend = { ...send, index: [], extensions: [] };
+  const fileHeaders =
+    negotiate === null
+      ? setHeaders
+      : (res: Response, path: string, stat: Stats) => {
+          addVary(res, 'Accept-Encoding');
+          setHeaders?.(res, path, stat);
+        };
+
+  /** The answer with a precompressed variant of `target`, or `null` when the client accepts none that exists. */
+  const variant = async (req: Request, target: string, offered: readonly PrecompressedCoding[]) => {
+    // A directory's URL names its index file: the variants are the index file's.
+    const names = target.endsWith('/') ? index.map((name) => target + encodeURIComponent(name)) : [target];
+    for (const name of names) {
+      const type = await contentTypeOf(name);
+      for (const coding of offered) {
+        const res = new Response(req);
+        const answer = await answerWithFile(
+          res,
+          variantRequest(req, coding),
+          name + CODING_EXTENSIONS[coding],
+          variantSend,
+          (out, path, stat) => {
+            if (type === undefined) out.removeHeader('content-type');
+            else out.header('Content-Type', type);
+            out.header('Content-Encoding', coding);
+            const etag = out.getHeader('etag');
+            if (etag !== undefined) out.header('ETag', variantTag(etag, coding));
+            addVary(out, 'Accept-Encoding');
+            setHeaders?.(out, path, stat);
+          },
+        );
+        if (answer === 'file') return res;
+      }
+    }
+    return null;
+  };
 
   const missing = (req: Request, next: NextHandler): Promise<Response> => {
     if (fallthrough) return next.handle(req);
@@ -53,8 +114,13 @@ export function serveStatic(root: string, options: ServeStaticOptions = {}): Mid
     // Without an index a directory's URL names nothing: send would call it a 403.
     if (index.length === 0 && rest.endsWith('/')) return missing(req, next);
     const target = requestPathToFile(rest);
+    const offered = negotiate?.(req.header('accept-encoding')) ?? [];
+    if (offered.length > 0) {
+      const precompressed = await variant(req, target, offered);
+      if (precompressed !== null) return precompressed;
+    }
     const res = new Response(req);
-    const answer = await answerWithFile(res, req, target, send, setHeaders);
+    const answer = await answerWithFile(res, req, target, send, fileHeaders);
     if (answer === 'file') return res;
     if (answer === 'directory' && redirect) return res.redirect(directoryUrl(req), 301);
     return missing(req, next);
@@ -102,6 +168,17 @@ function checkedPrefix(prefix: string): string {
     );
   }
   return prefix.replace(/\/+$/, '');
+}
+
+function precompressedCodings(option: ServeStaticOptions['preCompressed']): PrecompressedCoding[] {
+  if (option === undefined || option === false) return [];
+  if (option === true) return [...PRECOMPRESSED_CODINGS];
+  for (const coding of option)
+    if (!PRECOMPRESSED_CODINGS.includes(coding))
+      throw new TypeError(
+        `serveStatic: preCompressed codings are 'br', 'zstd' and 'gzip', not ${JSON.stringify(coding)}`,
+      );
+  return [...option];
 }
 
 function indexList(index: string | readonly string[] | false): string[] {
