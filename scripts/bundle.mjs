@@ -21,6 +21,7 @@ export function bundle(root) {
     entryPoints: {
       index: join(src, 'index.js'),
       'redis-store': join(src, 'stores', 'redis-store.js'),
+      otel: join(src, 'ops', 'otel.js'),
       cli: join(src, 'cli', 'main.js'),
     },
     outdir: out,
