@@ -190,7 +190,7 @@ describe.each(transports)('csrf() over $name', (transport) => {
   describe('token mode', () => {
     /** A form page handing out tokens, and a form handler; csrf() with `token`. */
     const tokenApp =
-      (token: CsrfOptions['token'], withSession = false) =>
+      (token: NonNullable<CsrfOptions['token']>, withSession = false) =>
       (app: Application) => {
         if (withSession) app.middleware(session({ cookie: { secure: false } }));
         app.middleware(csrf({ token }));

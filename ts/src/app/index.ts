@@ -69,6 +69,7 @@ export {
   type StreamSource,
 } from '../core/response.js';
 export type { CookieOptions, CookiesConfig } from '../helpers/cookies.js';
+export type { PrecompressedCoding } from '../helpers/precompressed.js';
 export { encodeEvent } from '../helpers/sse.js';
 export type { SseProducer, SseStream } from '../helpers/sse-push.js';
 export { type SseCloseReason, SseTooSlowError } from '../helpers/sse-stream.js';
@@ -77,8 +78,27 @@ export type { WebSocketHub } from '../helpers/websocket-hub.js';
 export type { ArborServer, ServerOptions } from '../http/app-server.js';
 export type { Dispatch, OutgoingResponse } from '../http/dispatch.js';
 export type { FetchInfo } from '../http/fetch-adapter.js';
+export { type BasicAuthOptions, type BasicAuthUser, basicAuth } from '../middleware/basic-auth.js';
 export { type CompressEncoding, type CompressOptions, compress } from '../middleware/compress.js';
 export { type CorsOptions, cors } from '../middleware/cors.js';
+export {
+  CsrfError,
+  type CsrfOptions,
+  type CsrfTokenMode,
+  type CsrfTokenOptions,
+  type CsrfVariables,
+  csrf,
+  type SecFetchSite,
+} from '../middleware/csrf.js';
+export {
+  type JWTPayload,
+  type JwtAlgorithm,
+  type JwtAuthCheckOptions,
+  type JwtAuthOptions,
+  type JwtKeySource,
+  jwtAuth,
+  jwtSecurityScheme,
+} from '../middleware/jwt-auth.js';
 export {
   type RequestLoggerOptions,
   type RequestLogRecord,
@@ -91,6 +111,19 @@ export {
   secureHeaders,
 } from '../middleware/secure-headers.js';
 export { type ServeStaticOptions, serveStatic } from '../middleware/serve-static.js';
+export {
+  Session,
+  type SessionCookieOptions,
+  type SessionData,
+  type SessionOptions,
+  SessionTooLargeError,
+  session,
+} from '../middleware/session.js';
+export {
+  MemorySessionStore,
+  type MemorySessionStoreOptions,
+  type SessionStore,
+} from '../middleware/session-store.js';
 export {
   MemoryRateLimitStore,
   type RateLimitHit,

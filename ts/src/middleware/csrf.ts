@@ -76,6 +76,12 @@ export class CsrfError extends HttpError {
   }
 }
 
+/** What {@link csrf} puts on the request in token mode. */
+export interface CsrfVariables {
+  /** Makes a token for the page being rendered (a new one per call; any of them verifies). */
+  csrfToken: () => string;
+}
+
 /** The request key of the token maker (`req.get('csrfToken')()`), in token mode. */
 export const CSRF_TOKEN_KEY = 'csrfToken';
 /** The session key of the secret in mode `'session'`. */
@@ -255,7 +261,7 @@ async function sentToken(req: Request, header: string, field: string | false): P
  *   account.post('/', save);
  * }).middleware([session(), csrf({ token: 'session' })]);
  */
-export function csrf(options: CsrfOptions = {}): Middleware<{ csrfToken: () => string }> {
+export function csrf(options: CsrfOptions = {}): Middleware<CsrfVariables> {
   const allowedOrigin = originCheck(options.origin);
   const allowedSite = siteCheck(options.secFetchSite);
   const token = options.token === undefined || options.token === false ? null : options.token;
