@@ -147,7 +147,7 @@ describe.each(transports)('onError and notFound over $name', (transport) => {
     ],
     [
       'a validation refusal (400)',
-      (app) => app.post('/validated', (_r, res) => res.json({})),
+      (app) => app.post('/validated', (_r, res) => res.json({})).validate(),
       '/validated?limit=many',
       { method: 'POST' },
       400,
@@ -160,7 +160,7 @@ describe.each(transports)('onError and notFound over $name', (transport) => {
         recording(app, seen);
         setup(app);
       },
-      { validate: true, logger: memoryLogger() },
+      { logger: memoryLogger() },
     );
     const reply = await c.request(path, init);
     expect(reply.status, reply.text).toBe(status);
@@ -447,13 +447,13 @@ describe.each(transports)('onError and notFound over $name', (transport) => {
       ],
       [
         'a validation refusal',
-        (app) => app.post('/validated', (_r, res) => res.json({})),
+        (app) => app.post('/validated', (_r, res) => res.json({})).validate(),
         '/validated?limit=x',
         { method: 'POST' },
         400,
       ],
     ])('%s is an RFC 9457 document', async (_label, setup, path, init, status) => {
-      const c = await start(setup, { problemDetails: true, validate: true, logger: memoryLogger() });
+      const c = await start(setup, { problemDetails: true, logger: memoryLogger() });
       const reply = await c.request(path, init);
       expect(reply.status).toBe(status);
       expect(reply.headers.get('content-type')).toMatch(/^application\/problem\+json/);

@@ -71,7 +71,10 @@ describe('route:cache and start-up', () => {
   it('a stale cache (a route added since) warns once and serves the new table', async () => {
     const cache = ownCache();
     demo.edit('server.ts', (t) =>
-      t.replace('app.run();', "app.get('/added', (_req, res) => res.json({ added: true }));\napp.run();"),
+      t.replace(
+        'app.run();',
+        "app.get('/added', (_req, res) => res.json({ added: true })).validate(false);\napp.run();",
+      ),
     );
     try {
       const probe = await demo.probe([...REQUESTS, ['GET', '/added']], cache);
@@ -81,7 +84,7 @@ describe('route:cache and start-up', () => {
       expect(JSON.parse(probe.responses.at(-1)?.body ?? '')).toEqual({ added: true });
     } finally {
       demo.edit('server.ts', (t) =>
-        t.replace("app.get('/added', (_req, res) => res.json({ added: true }));\n", ''),
+        t.replace("app.get('/added', (_req, res) => res.json({ added: true })).validate(false);\n", ''),
       );
     }
   });

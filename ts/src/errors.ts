@@ -12,7 +12,8 @@ export type RouteErrorCode =
   | 'SNAPSHOT_VERSION'
   | 'MISSING_PARAMETER'
   | 'INVALID_PARAMETER'
-  | 'UNKNOWN_MIDDLEWARE';
+  | 'UNKNOWN_MIDDLEWARE'
+  | 'CONTRACT_MISSING';
 
 export interface RouteErrorDetails {
   pattern?: string;

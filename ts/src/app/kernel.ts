@@ -128,9 +128,14 @@ export class Kernel {
 
   /** Compiles every route's contract checks now (so no request pays for it, and mistakes surface). */
   compileValidations(): void {
-    for (const context of this.#table.contexts) {
-      if (context.validation === undefined) context.validation = this.#contracts.compile(context.route);
-    }
+    const pending = this.#table.contexts.filter((context) => context.validation === undefined);
+    this.#contracts.compileAll(
+      pending.map((context) => context.route),
+      (route, checks) => {
+        const context = this.#table.contexts[route.id];
+        if (context !== undefined) context.validation = checks;
+      },
+    );
   }
 
   /** What the contexts were resolved from changed: resolve again at the next request. */

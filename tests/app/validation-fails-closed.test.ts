@@ -1,0 +1,70 @@
+/**
+ * `validate` never quietly means "don't": a validated route whose contract cannot be read is an error at
+ * start (`compileValidation()`, which `run()` calls), naming every such route, and a 500 naming it on its
+ * first request where nothing compiled at start — never a 200. A route opted out with `.validate(false)`,
+ * and the docs routes, are exempt.
+ */
+import { describe, expect, test } from 'vitest';
+import { Application, memoryLogger } from '../../ts/src/app/index.js';
+import { RouteError } from '../../ts/src/errors.js';
+import { mountDocs } from '../../ts/src/openapi/index.js';
+import { withEngine } from './support/engine.js';
+
+/**
+ * @api POST /documented
+ * @param {integer} n.query.required - A number
+ */
+
+function build() {
+  const logger = memoryLogger();
+  const app = new Application(withEngine({ validate: true, logger }));
+  app.post('/documented', (_req, res) => res.json({ ok: true }));
+  app.get('/undocumented/:id', (_req, res) => res.json({ ok: true }));
+  app.delete('/also-undocumented', (_req, res) => res.json({ ok: true }));
+  return { app, logger };
+}
+
+describe('validation fails closed', () => {
+  test('at start: one CONTRACT_MISSING naming every validated route without a contract, with its line', () => {
+    const { app } = build();
+    let error: unknown;
+    try {
+      app.compileValidation();
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(RouteError);
+    const { code, message } = error as RouteError;
+    expect(code).toBe('CONTRACT_MISSING');
+    expect(message).toMatch(/2 validated routes/);
+    expect(message).toMatch(/GET \/undocumented\/:id \(.*validation-fails-closed\.test\.ts:\d+\)/);
+    expect(message).toMatch(/DELETE \/also-undocumented/);
+    expect(message).not.toMatch(/POST \/documented/);
+    expect(message).toMatch(/\.validate\(false\)/);
+  });
+
+  test('at a request, where nothing compiled at start: 500, logged naming the route; documented routes still validate', async () => {
+    const { app, logger } = build();
+    const missing = await app.request('/undocumented/7');
+    expect(missing.status).toBe(500);
+    expect(await missing.json()).toEqual({ error: 'Internal Server Error', code: 500 });
+    expect(logger.errors.map((e) => e.message).join('\n')).toMatch(/GET \/undocumented\/:id .*no contract/);
+    expect((await app.request('/documented?n=x', { method: 'POST' })).status).toBe(400);
+    expect((await app.request('/documented?n=1', { method: 'POST' })).status).toBe(200);
+  });
+
+  test('.validate(false) opts a route out, and the docs routes need no contract', async () => {
+    const app = new Application(withEngine({ validate: true, logger: memoryLogger() }));
+    app.post('/documented', (_req, res) => res.json({ ok: true }));
+    app.get('/health', (_req, res) => res.json({ ok: true })).validate(false);
+    mountDocs(app);
+    expect(() => app.compileValidation()).not.toThrow();
+    expect((await app.request('/health')).status).toBe(200);
+  });
+
+  test('a group opted out covers its routes', () => {
+    const app = new Application(withEngine({ validate: true, logger: memoryLogger() }));
+    app.group('/internal', (g) => g.get('/stats', (_req, res) => res.json({}))).validate(false);
+    expect(() => app.compileValidation()).not.toThrow();
+  });
+});
