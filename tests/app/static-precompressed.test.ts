@@ -1,7 +1,7 @@
 /**
  * serveStatic(root, { preCompressed: true }): the coding chosen from Accept-Encoding as a table (q-values,
  * br before zstd before gzip, refusals, files with only some variants), the variant's bytes decoding to
- * the original, its Content-Type and Content-Encoding, Vary on every file answer, an ETag per coding, and
+ * the uncompressed file, its Content-Type and Content-Encoding, Vary on every file answer, an ETag per coding, and
  * conditional GET, If-Range and Range on a variant; a directory's index; compress() leaving a variant
  * alone. Over real HTTP (node:http or Arbor's server, by project: requests on node:http, which does not
  * decode) and app.fetch() (whose Response is read as bytes).
@@ -102,7 +102,7 @@ function decoded(coding: string | undefined, body: Buffer): Buffer {
   return body;
 }
 
-// [path, Accept-Encoding (undefined: none), the coding served (undefined: the original)]
+// [path, Accept-Encoding (undefined: none), the coding served (undefined: the uncompressed file)]
 const CHOICES: [string, string | undefined, string | undefined][] = [
   ['/app.js', 'gzip, deflate, br, zstd', 'br'],
   ['/app.js', 'br;q=0.5, gzip', 'gzip'],
@@ -168,7 +168,7 @@ describe.each(['http', 'fetch'] as const)('precompressed files over %s', (transp
       0,
       tags.br,
     ]);
-    // The br tag does not stand for the gzip bytes, nor the original's tag for the br bytes.
+    // The br tag does not stand for the gzip bytes, nor the uncompressed file's tag for the br bytes.
     const otherCoding = await get('/app.js', {
       'accept-encoding': 'gzip',
       'if-none-match': tags.br as string,

@@ -80,7 +80,7 @@ export type { Dispatch, OutgoingResponse } from '../http/dispatch.js';
 export type { FetchInfo } from '../http/fetch-adapter.js';
 export { type BasicAuthOptions, type BasicAuthUser, basicAuth } from '../middleware/basic-auth.js';
 export { type CompressEncoding, type CompressOptions, compress } from '../middleware/compress.js';
-export { type CorsOptions, cors } from '../middleware/cors.js';
+export { type CorsOptions, cors, type OriginDecision, type OriginMatcher } from '../middleware/cors.js';
 export {
   CsrfError,
   type CsrfOptions,

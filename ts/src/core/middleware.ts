@@ -50,7 +50,10 @@ export type Middleware<Adds extends object = {}> = (
 export type AddsOf<M> = M extends string
   ? NamedAdds<M extends `${infer Name}:${string}` ? Name : M>
   : M extends (req: never, handler: infer N) => unknown
-    ? N extends { readonly [MIDDLEWARE_ADDS]?: (adds: infer A) => void }
+    ? N extends {
+        /** What the middleware's `NextHandler` carries for the type checker. */
+        readonly [MIDDLEWARE_ADDS]?: (adds: infer A) => void;
+      }
       ? unknown extends A
         ? Nothing
         : A extends object

@@ -43,7 +43,7 @@ export interface ServeStaticOptions extends FileOptions {
   setHeaders?: (res: Response, path: string, stat: Stats) => void;
   /**
    * Serve `file.br`, `file.zst` or `file.gz` in place of `file` when it exists and the client accepts
-   * its coding (its q-values first, then br, zstd, gzip), with `Content-Encoding`, the original's
+   * its coding (its q-values first, then br, zstd, gzip), with `Content-Encoding`, the uncompressed file's
    * `Content-Type` and an `ETag` of its own; `Vary: Accept-Encoding` on every file answer. `true`: the
    * three codings; a list: those, in that order of preference. Default `false`.
    */
