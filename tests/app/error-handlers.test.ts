@@ -495,7 +495,11 @@ describe("the server's own refusals take the application's error shape", () => {
     ['a head never finished', 'GET / HTTP/1.1\r\nHost: x\r\n', 408],
     ['an expectation other than 100-continue', 'GET / HTTP/1.1\r\nHost: x\r\nExpect: magic\r\n\r\n', 417],
     // The kernel's refusal, before routing: the connection stays open unless the client closes it.
-    ['a target past maxUrlLength', `GET /${'a'.repeat(9000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, 414],
+    [
+      'a target past maxUrlLength',
+      `GET /${'a'.repeat(9000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+      414,
+    ],
   ];
 
   test.each([true, false])('problemDetails: %s', async (problems) => {
@@ -533,4 +537,15 @@ describe("the server's own refusals take the application's error shape", () => {
       await server.closeGracefully(500);
     }
   });
+});
+
+test("app.fetch gives a request without a Host field its URL's authority, as a server would have received it", async () => {
+  const { Application } = await import('../../ts/src/app/index.js');
+  const { withEngine } = await import('./support/engine.js');
+  const app = new Application(withEngine({}));
+  app.get('/host', (req, res) => res.json({ host: req.header('host') ?? null }));
+  expect(await (await app.request('http://api.example:8080/host')).json()).toEqual({
+    host: 'api.example:8080',
+  });
+  expect(await (await app.request('/host')).json()).toEqual({ host: 'localhost' });
 });
