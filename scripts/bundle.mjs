@@ -22,6 +22,7 @@ export function bundle(root) {
       index: join(src, 'index.js'),
       'redis-store': join(src, 'stores', 'redis-store.js'),
       otel: join(src, 'ops', 'otel.js'),
+      metrics: join(src, 'ops', 'metrics.js'),
       cli: join(src, 'cli', 'main.js'),
     },
     outdir: out,
