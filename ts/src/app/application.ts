@@ -376,6 +376,11 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
     return this;
   }
 
+  /** The graceful shutdown as it begins (`began`, `delay(ms)`): what readiness routes read (`health()`). */
+  get shutdown(): ServerLifecycle['shutdown'] {
+    return this.#lifecycle.shutdown;
+  }
+
   /**
    * Closes the server `run()` started (in-flight requests finish, new connections are refused) and every
    * open WebSocket (1001 Going Away), then runs the `onClose` hooks.

@@ -91,6 +91,14 @@ export {
   type SecFetchSite,
 } from '../middleware/csrf.js';
 export {
+  type HealthHandler,
+  type HealthHandlers,
+  type HealthOptions,
+  health,
+  type ShutdownSource,
+  type ShutdownState,
+} from '../middleware/health.js';
+export {
   type JWTPayload,
   type JwtAlgorithm,
   type JwtAuthCheckOptions,
@@ -132,6 +140,7 @@ export {
   throttle,
 } from '../middleware/throttle.js';
 export { type TimeoutOptions, timeout } from '../middleware/timeout.js';
+export { type UnderPressureOptions, underPressure } from '../middleware/under-pressure.js';
 export type { CallSite } from '../registry/call-site.js';
 export { type AnyGroup, Group, Registrar, VERBS } from '../routing/registrar.js';
 export type { ResourceAction, ResourceOptions } from '../routing/resource.js';
@@ -157,4 +166,5 @@ export {
 export { type AnyApplication, Application, route } from './application.js';
 export type { ApplicationConfig, OpenApiConfig, RequestIdConfig } from './config.js';
 export type { BindingResolver, IncomingInput } from './kernel.js';
+export type { Shutdown } from './lifecycle.js';
 export { clientAddress, type TrustProxy } from './proxy.js';

@@ -24,6 +24,33 @@ export interface Serving {
   errors: ErrorShape;
 }
 
+/**
+ * A graceful shutdown as it begins, before the server stops accepting: what a readiness route reads
+ * (`app.shutdown.began`), and how long to keep serving first so that a load balancer sees it (`delay`).
+ */
+export class Shutdown {
+  #began = false;
+  #delayMs = 0;
+
+  /** `true` from the moment `close()` is called (`run()` calls it on SIGTERM and SIGINT). */
+  get began(): boolean {
+    return this.#began;
+  }
+
+  /** Keeps serving `ms` once shutdown begins, before the server stops accepting (the longest asked wins). */
+  delay(ms: number): void {
+    this.#delayMs = Math.max(this.#delayMs, ms);
+  }
+
+  /** @internal Marks the shutdown begun; resolves once the delay asked for has passed. */
+  begin(): Promise<void> {
+    this.#began = true;
+    return this.#delayMs === 0
+      ? Promise.resolve()
+      : new Promise((resolve) => setTimeout(resolve, this.#delayMs));
+  }
+}
+
 /** Something to run when the application closes (a pool to end, a client to quit). */
 export type CloseHook = () => void | Promise<void>;
 
@@ -33,6 +60,8 @@ export class ServerLifecycle {
   readonly #hooks: CloseHook[] = [];
   #server: AppServer | null = null;
   #closing: Promise<void> | null = null;
+  /** The shutdown's beginning, which `close()` marks before anything closes. */
+  readonly shutdown = new Shutdown();
 
   constructor(config: Readonly<ApplicationConfig>, logger: Logger) {
     this.#config = config;
@@ -110,6 +139,7 @@ export class ServerLifecycle {
    */
   close(graceMs?: number, alongside?: () => Promise<void>): Promise<void> {
     this.#closing ??= (async () => {
+      await this.shutdown.begin();
       await Promise.all([this.#server?.closeGracefully(graceMs), alongside?.()]);
       for (const hook of this.#hooks) {
         try {
