@@ -80,8 +80,9 @@ export function routeContract(doc: OperationDoc, engineParams: readonly ParamInf
     const type = parseType(p.type);
     if (type === null) continue;
     const required = p.in === 'path' ? false : p.required;
-    // Any string, and allowed to be absent: nothing to check.
-    if (!required && type.kind === 'primitive' && type.name === 'string' && !type.nullable) continue;
+    // Any string, and allowed to be absent: nothing to check (nor to coerce, nor a default to apply).
+    if (!required && type.kind === 'primitive' && type.name === 'string' && !type.nullable && !type.keywords)
+      continue;
     params.push({
       name: p.in === 'header' ? p.name.toLowerCase() : p.name,
       in: p.in,

@@ -7,7 +7,7 @@
  * @example
  * responseMediaTypes(doc, { status: '200', type: 'file', description: '', line: 3 }) // ['application/octet-stream']
  */
-import { parseType } from './grammar/type-expr.js';
+import { execTyped, parseType } from './grammar/type-expr.js';
 import type { OperationDoc, ResponseDoc } from './types.js';
 
 /** The `{file}` response type. */
@@ -29,7 +29,7 @@ const RESPONSE = /^(\d{3}|[1-5]XX|default)(?:\s+\{([^}]+)\})?(?:\s+-?\s*([\s\S]*
  * it is malformed. The media types are those that start the text (`{file} application/pdf - Invoice`).
  */
 export function parseResponseLine(text: string, line: number): ResponseDoc | null {
-  const m = RESPONSE.exec(text);
+  const m = execTyped(RESPONSE, text, 2);
   if (!m || (m[2] !== undefined && parseType(m[2]) === null)) return null;
   const { media, rest } = leadingMediaTypes(m[3] ?? '');
   return {

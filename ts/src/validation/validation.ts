@@ -4,8 +4,9 @@
  * ajv compiles each route's schemas once, at start-up). Nothing here is a hand-written type check.
  *
  * Parameters arrive as strings, so they are checked with ajv's type coercion (`'42'` is an integer,
- * `'true'` a boolean, `'4.5'` not an integer); handlers still read the strings. The JSON body is checked
- * as sent, without coercion.
+ * `'true'` a boolean, `'4.5'` not an integer); the coerced values, with the annotations' defaults applied,
+ * are what `req.valid(part)` gives (`req.query()` still gives the strings). The JSON body is checked as
+ * sent, without coercion, its defaults applied.
  *
  * @example
  * const app = new Application({ validate: true });            // every annotated route
@@ -129,10 +130,22 @@ export interface RouteValidation {
  */
 const requireModule = nodeModule.createRequire(import.meta.url);
 let ajvModule: typeof import('ajv') | undefined;
+let addFormats: typeof import('ajv-formats').default | undefined;
+/**
+ * An ajv that knows the `format`s an API uses (ajv-formats: `date-time`, `email`, `uri`, `uuid`, …) and
+ * OpenAPI's own annotation-only ones (`password`, `int32`, … accept any value of their type).
+ */
 function newAjv(options: Options): Ajv {
   ajvModule ??= requireModule('ajv') as typeof import('ajv');
-  return new ajvModule.Ajv(options);
+  addFormats ??= (requireModule('ajv-formats') as { default: typeof import('ajv-formats').default }).default;
+  const ajv = new ajvModule.Ajv(options);
+  addFormats(ajv);
+  for (const format of ANNOTATION_FORMATS) ajv.addFormat(format, true);
+  return ajv;
 }
+
+/** OpenAPI formats that only annotate (a UI masks a password; int32 is a JSON number all the same). */
+const ANNOTATION_FORMATS = ['password', 'int32', 'int64', 'float', 'double'];
 
 /** The compiler shared by an application's routes: one ajv per kind of input, created on first use. */
 export class ContractCompiler {
@@ -148,12 +161,12 @@ export class ContractCompiler {
 
   /** Parameters arrive as strings: coerced to their declared types (`'42'` is an integer). */
   #params(): Ajv {
-    this.#paramsAjv ??= newAjv({ allErrors: true, coerceTypes: 'array', strict: false });
+    this.#paramsAjv ??= newAjv({ allErrors: true, coerceTypes: 'array', useDefaults: true, strict: false });
     return this.#paramsAjv;
   }
 
   #json(): Ajv {
-    this.#jsonAjv ??= newAjv({ allErrors: true, strict: false });
+    this.#jsonAjv ??= newAjv({ allErrors: true, useDefaults: true, strict: false });
     return this.#jsonAjv;
   }
 
@@ -191,10 +204,17 @@ export class ContractCompiler {
       let details: ValidationDetail[] | null = null;
       if (validateParams !== null) {
         const input = paramsInput(params, req);
-        if (!validateParams(input)) details = toDetails(validateParams.errors, null);
+        if (validateParams(input)) {
+          // Coerced by ajv (`'20'` → 20), defaults applied: what `req.valid(part)` reads.
+          req.setValid('params', input.path);
+          req.setValid('query', input.query);
+          req.setValid('headers', input.header);
+        } else details = toDetails(validateParams.errors, null);
       }
-      if (validateBody !== null && !validateBody(req.json<unknown>())) {
-        details = [...(details ?? []), ...toDetails(validateBody.errors, 'body')];
+      if (validateBody !== null) {
+        const body = req.json<unknown>();
+        if (validateBody(body)) req.setValid('body', body);
+        else details = [...(details ?? []), ...toDetails(validateBody.errors, 'body')];
       }
       const parts = form === null ? undefined : req.streamedParts;
       if (form !== null && parts !== undefined) {

@@ -8,7 +8,7 @@ import { parseResponseLine } from '../media.js';
 import type { BlockReader } from './block-reader.js';
 import { readParamTag } from './param-tag.js';
 import type { RawTag } from './tag-lexer.js';
-import { parseType } from './type-expr.js';
+import { execTyped, parseType } from './type-expr.js';
 
 type TagReader = (reader: BlockReader, tag: RawTag) => void;
 
@@ -39,7 +39,7 @@ function readDescription(reader: BlockReader, tag: RawTag): void {
 
 /** `@body {Type} [required|optional] - text`: the whole JSON body; required unless said otherwise. */
 function readBody(reader: BlockReader, tag: RawTag): void {
-  const m = BODY.exec(tag.text);
+  const m = execTyped(BODY, tag.text, 1);
   if (!m || parseType(m[1] ?? '') === null) {
     reader.report(
       'MALFORMED_TAG',

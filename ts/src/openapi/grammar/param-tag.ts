@@ -8,7 +8,7 @@ import { leadingMediaTypes } from '../media.js';
 import type { ParamLocation } from '../types.js';
 import type { BlockReader } from './block-reader.js';
 import type { RawTag } from './tag-lexer.js';
-import { parseType } from './type-expr.js';
+import { execTyped, parseType, TYPE_KEYWORDS } from './type-expr.js';
 
 const PARAM = /^\{([^}]+)\}\s+([^\s.{}]+)\.([A-Za-z]+)(?:\.([A-Za-z]+))?(?:\s+-?\s*([\s\S]*))?$/;
 /** Locations by their lower-case spelling (`formData` is written in camel case, read in any case). */
@@ -23,7 +23,7 @@ const LOCATIONS: ReadonlyMap<string, ParamLocation> = new Map([
 
 /** Adds the parameter to the block's operation, or reports `MALFORMED_PARAM`. */
 export function readParamTag(reader: BlockReader, tag: RawTag): void {
-  const m = PARAM.exec(tag.text);
+  const m = execTyped(PARAM, tag.text, 1);
   const location = LOCATIONS.get((m?.[3] ?? '').toLowerCase());
   const flag = m?.[4]?.toLowerCase();
   const type = (m?.[1] ?? '').trim();
@@ -36,7 +36,7 @@ export function readParamTag(reader: BlockReader, tag: RawTag): void {
     reader.report(
       'MALFORMED_PARAM',
       tag.line,
-      `malformed @param "${tag.head}" (expected "{type} name.path|query|header|cookie|body|formData.required|optional - text")`,
+      `malformed @param "${tag.head}" (expected "{type [keyword=value …]} name.path|query|header|cookie|body|formData.required|optional - text"; keywords: ${TYPE_KEYWORDS.join(', ')})`,
     );
     return;
   }

@@ -6,7 +6,7 @@
 import type { SchemaDoc } from '../types.js';
 import type { BlockReader } from './block-reader.js';
 import type { RawTag } from './tag-lexer.js';
-import { parseType } from './type-expr.js';
+import { execTyped, parseType } from './type-expr.js';
 
 /** Every tag that may describe a schema (`@description` and `@example` describe an operation elsewhere). */
 export const SCHEMA_TAGS: ReadonlySet<string> = new Set(['schema', 'property', 'description', 'example']);
@@ -47,7 +47,7 @@ function readSchema(reader: BlockReader, tag: RawTag): void {
 }
 
 function readProperty(reader: BlockReader, tag: RawTag, schema: SchemaDoc): void {
-  const m = PROPERTY.exec(tag.text);
+  const m = execTyped(PROPERTY, tag.text, 1);
   if (!m || parseType(m[1] ?? '') === null) {
     reader.report(
       'MALFORMED_PROPERTY',

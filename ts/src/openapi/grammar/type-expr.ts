@@ -1,26 +1,75 @@
 /**
- * The small type language of `{…}` in `@param`, `@response` and `@property`, and its JSON Schema form.
+ * The small type language of `{…}` in `@param`, `@response`, `@property` and `@body`, and its JSON Schema
+ * form.
  *
- *   type := ['?'] base ['|null']       nullable with a leading `?` or a trailing `|null`
- *   base := integer | number | string | boolean | object | array | array<type> | SchemaName
+ *   type     := ['?'] base ['|null'] keyword*     nullable with a leading `?` or a trailing `|null`
+ *   base     := integer | number | string | boolean | object | array | array<type> | SchemaName
+ *   keyword  := name '=' value                    JSON Schema 2020-12's own names (below)
+ *   value    := a JSON literal (`3`, `true`, `"a b"`, `["x","y"]`), else the bare text up to a space
  *
- * OpenAPI 3.1 writes nullability as `type: [t, 'null']`; 3.0.3 has `nullable: true` and forbids siblings
- * of `$ref`, so a described or nullable reference is wrapped in `allOf` there.
+ *   {string minLength=1 maxLength=200}   {integer minimum=1 maximum=100 default=20}
+ *   {string format=email}   {string pattern=^[a-z0-9-]+$}   {string enum=["draft","published"]}
+ *   {array<string minLength=1> minItems=1 uniqueItems=true}   {?string deprecated=true example="n/a"}
+ *
+ * The keywords go into the schema as they are, so validation enforces them and the document states them;
+ * `example` becomes `examples: [value]` in 3.1 (`example` in 3.0.3), and an exclusive bound is written as
+ * 3.0.3 spells it there. OpenAPI 3.1 writes nullability as `type: [t, 'null']`; 3.0.3 has
+ * `nullable: true` and forbids siblings of `$ref`, so a described or nullable reference is wrapped in
+ * `allOf` there.
  */
 import type { OpenApiVersion } from '../types.js';
 
+/** The JSON Schema keywords a type may carry, and which kinds of value each takes. */
+const KEYWORDS: Readonly<Record<string, 'number' | 'count' | 'string' | 'boolean' | 'array' | 'any'>> = {
+  minLength: 'count',
+  maxLength: 'count',
+  pattern: 'string',
+  format: 'string',
+  minimum: 'number',
+  maximum: 'number',
+  exclusiveMinimum: 'number',
+  exclusiveMaximum: 'number',
+  multipleOf: 'number',
+  minItems: 'count',
+  maxItems: 'count',
+  uniqueItems: 'boolean',
+  minProperties: 'count',
+  maxProperties: 'count',
+  enum: 'array',
+  const: 'any',
+  default: 'any',
+  example: 'any',
+  deprecated: 'boolean',
+  readOnly: 'boolean',
+  writeOnly: 'boolean',
+};
+
+/** The keywords a type expression may use, for error messages and the docs. */
+export const TYPE_KEYWORDS: readonly string[] = Object.keys(KEYWORDS);
+
+/** Keywords of one type (`minLength`, `default`, …), as JSON values. */
+export type TypeKeywords = Record<string, unknown>;
+
 export type TypeExpr =
-  | { kind: 'primitive'; name: Primitive; nullable: boolean }
-  | { kind: 'array'; items: TypeExpr; nullable: boolean }
-  | { kind: 'ref'; name: string; nullable: boolean };
+  | { kind: 'primitive'; name: Primitive; nullable: boolean; keywords?: TypeKeywords }
+  | { kind: 'array'; items: TypeExpr; nullable: boolean; keywords?: TypeKeywords }
+  | { kind: 'ref'; name: string; nullable: boolean; keywords?: TypeKeywords };
 
 const PRIMITIVES = ['integer', 'number', 'string', 'boolean', 'object'] as const;
 type Primitive = (typeof PRIMITIVES)[number];
 
 const SCHEMA_NAME = /^[A-Za-z_][\w.-]*$/;
 
-/** Parses a type expression; `null` when it is malformed. */
+/** Parses a type expression; `null` when it is malformed (an unknown keyword, a value of the wrong kind). */
 export function parseType(text: string): TypeExpr | null {
+  const [head, rest] = splitKeywords(text.trim());
+  const base = parseBase(head);
+  if (base === null || rest === '') return base;
+  const keywords = parseKeywords(rest);
+  return keywords === null ? null : { ...base, keywords };
+}
+
+function parseBase(text: string): TypeExpr | null {
   let source = text.trim();
   let nullable = false;
   if (source.startsWith('?')) {
@@ -47,6 +96,106 @@ export function parseType(text: string): TypeExpr | null {
   return SCHEMA_NAME.test(source) ? { kind: 'ref', name: source, nullable } : null;
 }
 
+/**
+ * `'array<string minLength=1> minItems=1'` → `['array<string minLength=1>', 'minItems=1']`: the type up to
+ * the first space outside `<…>`, and the keywords after it.
+ */
+function splitKeywords(text: string): [string, string] {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '<') depth++;
+    else if (c === '>') depth--;
+    else if (depth === 0 && (c === ' ' || c === '\t')) {
+      // `?T | null` spells nullability with spaces: still the type.
+      const after = text.slice(i).trimStart();
+      if (after.startsWith('|')) continue;
+      const before = text.slice(0, i).trimEnd();
+      if (before.endsWith('|')) continue;
+      return [text.slice(0, i), after.trim()];
+    }
+  }
+  return [text, ''];
+}
+
+/** `minLength=1 enum=["a","b"] pattern=^x$` → its keywords; `null` when one is unknown or ill-typed. */
+function parseKeywords(text: string): TypeKeywords | null {
+  const keywords: TypeKeywords = {};
+  let rest = text;
+  while (rest !== '') {
+    const name = /^([A-Za-z]+)=/.exec(rest);
+    const kind = name === null ? undefined : KEYWORDS[name[1] ?? ''];
+    if (name === null || kind === undefined) return null;
+    rest = rest.slice(name[0].length);
+    const [value, after] = readValue(rest);
+    if (value === undefined || !fits(kind, value)) return null;
+    keywords[name[1] as string] = value;
+    rest = after.trimStart();
+  }
+  return keywords;
+}
+
+/** One value: a JSON literal (a quoted string, an array, a number, `true`, `false`, `null`), else bare text. */
+function readValue(text: string): [unknown, string] {
+  const end = valueEnd(text);
+  const raw = text.slice(0, end);
+  if (raw === '') return [undefined, text];
+  const json = /^["[{]/.test(raw) || /^(?:-?\d|true$|false$|null$)/.test(raw);
+  if (json) {
+    try {
+      return [JSON.parse(raw), text.slice(end)];
+    } catch {
+      // A bare word that only starts like JSON (`2024-01-01`) is text.
+      if (/^["[{]/.test(raw)) return [undefined, text];
+    }
+  }
+  return [raw, text.slice(end)];
+}
+
+/** Where a value ends: its closing quote or bracket (JSON's nesting and escapes respected), else a space. */
+function valueEnd(text: string): number {
+  const open = text[0];
+  if (open !== '"' && open !== '[' && open !== '{') {
+    const space = text.search(/\s/);
+    return space === -1 ? text.length : space;
+  }
+  let depth = 0;
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '\\') i++;
+      else if (c === '"') {
+        quoted = false;
+        if (depth === 0) return i + 1;
+      }
+    } else if (c === '"') quoted = true;
+    else if (c === '[' || c === '{') depth++;
+    else if (c === ']' || c === '}') {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return text.length;
+}
+
+function fits(kind: (typeof KEYWORDS)[string], value: unknown): boolean {
+  switch (kind) {
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'count':
+      return Number.isInteger(value) && (value as number) >= 0;
+    case 'string':
+      return typeof value === 'string' && value !== '';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'array':
+      return Array.isArray(value) && value.length > 0;
+    default:
+      return true;
+  }
+}
+
 /** Schema names a type refers to (to report undefined ones). */
 export function referencedSchemas(type: TypeExpr): string[] {
   if (type.kind === 'ref') return [type.name];
@@ -61,16 +210,18 @@ export type JsonSchema = Record<string, unknown>;
  * typeToSchema(parseType('array<Product>')!, '3.1.0') // { type: 'array', items: { $ref: '#/components/schemas/Product' } }
  */
 export function typeToSchema(type: TypeExpr, version: OpenApiVersion, extra: JsonSchema = {}): JsonSchema {
+  const keywords = type.keywords === undefined ? {} : keywordsSchema(type.keywords, version);
   let schema: JsonSchema;
   if (type.kind === 'ref') {
     const ref = { $ref: `#/components/schemas/${type.name}` };
-    const hasExtra = Object.keys(extra).length > 0;
+    const siblings = { ...keywords, ...extra };
+    const hasSiblings = Object.keys(siblings).length > 0;
     if (version === '3.0.3') {
-      if (!type.nullable && !hasExtra) return ref;
-      return { allOf: [ref], ...(type.nullable ? { nullable: true } : {}), ...extra };
+      if (!type.nullable && !hasSiblings) return ref;
+      return { allOf: [ref], ...(type.nullable ? { nullable: true } : {}), ...siblings };
     }
-    if (type.nullable) return { oneOf: [ref, { type: 'null' }], ...extra };
-    return { ...ref, ...extra };
+    if (type.nullable) return { oneOf: [ref, { type: 'null' }], ...siblings };
+    return { ...ref, ...siblings };
   }
   if (type.kind === 'array') {
     schema = { type: 'array', items: typeToSchema(type.items, version) };
@@ -81,10 +232,53 @@ export function typeToSchema(type: TypeExpr, version: OpenApiVersion, extra: Jso
     if (version === '3.0.3') schema.nullable = true;
     else schema.type = [schema.type, 'null'];
   }
-  return { ...schema, ...extra };
+  return { ...schema, ...keywords, ...extra };
+}
+
+/** The keywords as the version writes them: `example` and the exclusive bounds differ in 3.0.3. */
+function keywordsSchema(keywords: TypeKeywords, version: OpenApiVersion): JsonSchema {
+  const out: JsonSchema = {};
+  for (const [name, value] of Object.entries(keywords)) {
+    if (name === 'example') Object.assign(out, schemaExample(value, version));
+    else if (version === '3.0.3' && name === 'exclusiveMinimum')
+      Object.assign(out, { minimum: value, exclusiveMinimum: true });
+    else if (version === '3.0.3' && name === 'exclusiveMaximum')
+      Object.assign(out, { maximum: value, exclusiveMaximum: true });
+    else out[name] = value;
+  }
+  return out;
 }
 
 /** A schema-level example: `examples: [x]` in 3.1 (JSON Schema 2020-12), `example: x` in 3.0.3. */
 export function schemaExample(example: unknown, version: OpenApiVersion): JsonSchema {
   return version === '3.0.3' ? { example } : { examples: [example] };
+}
+
+/**
+ * `regex.exec(text)` where the text's first `{…}` is a type that may itself hold braces (a pattern's
+ * `{3}`, an `enum` of objects): the regex sees `{_}` in its place, and group `group` gets the type back.
+ */
+export function execTyped(regex: RegExp, text: string, group: number): RegExpExecArray | null {
+  const open = text.indexOf('{');
+  const close = open === -1 ? -1 : closingBrace(text, open);
+  if (close === -1) return regex.exec(text);
+  const match = regex.exec(`${text.slice(0, open)}{_}${text.slice(close + 1)}`);
+  if (match !== null && match[group] === '_') match[group] = text.slice(open + 1, close);
+  return match;
+}
+
+/** The index of the `}` closing the `{` at `open` (nesting and double-quoted strings respected), or -1. */
+function closingBrace(text: string, open: number): number {
+  let depth = 0;
+  let quoted = false;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '\\') i++;
+      else if (c === '"') quoted = false;
+    } else if (c === '"') quoted = true;
+    else if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) return i;
+  }
+  return -1;
 }
