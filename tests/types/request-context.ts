@@ -3,6 +3,8 @@
  * error bodies. Compiled by `tsc -p tsconfig.check.json` (strict) and by tests/types/route-params.test.ts:
  * every line must compile, and every line under a `@ts-expect-error` must not.
  */
+
+import { z } from 'zod';
 import {
   Application,
   type ContextVariableMap,
@@ -115,5 +117,27 @@ const conflict: { conflict: string } = new ConflictError('email').toJSON();
 const details = new RequestValidationError([
   { in: 'query', name: 'limit', message: 'must be integer' },
 ]).toJSON().details;
+
+// Code-first contracts: req.valid(part) typed from the schema, with no cast.
+app.post(
+  '/orders/:shop',
+  {
+    schema: {
+      query: z.object({ limit: z.coerce.number().default(20) }),
+      body: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] } as const,
+    },
+  },
+  (req, res) => {
+    const limit: number = req.valid('query').limit;
+    const title: string = req.valid('body').title;
+    // @ts-expect-error the query has no such key
+    req.valid('query').page;
+    // @ts-expect-error the title is a string
+    const wrong: number = req.valid('body').title;
+    // @ts-expect-error no schema for the headers
+    req.valid('headers').host;
+    return res.json({ limit, title, wrong });
+  },
+);
 
 export { body, conflict, details, known, plainBody };

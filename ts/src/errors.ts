@@ -13,7 +13,9 @@ export type RouteErrorCode =
   | 'MISSING_PARAMETER'
   | 'INVALID_PARAMETER'
   | 'UNKNOWN_MIDDLEWARE'
-  | 'CONTRACT_MISSING';
+  | 'CONTRACT_MISSING'
+  | 'CONTRACT_CONFLICT'
+  | 'SCHEMA_NOT_CONVERTIBLE';
 
 export interface RouteErrorDetails {
   pattern?: string;

@@ -48,6 +48,7 @@ import type { BindingResolver, RouteContext } from '../routing/route-context.js'
 import type { Route } from '../routing/route-registration.js';
 import { RouteTable, type TableChange } from '../routing/route-table.js';
 import { generateUrl, type UrlParams } from '../routing/url.js';
+import type { RouteSchemas } from '../validation/schema-types.js';
 import { validateOptions } from '../validation/validation.js';
 import type { ApplicationConfig } from './config.js';
 import { RouteContracts } from './contracts.js';
@@ -140,6 +141,11 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
     if (this.errorShape === PROBLEM_ERRORS)
       return { contentType: 'application/problem+json', schema: PROBLEM_DOCUMENT_SCHEMA };
     return null;
+  }
+
+  /** The route's contract in code (its `schema` option), for the OpenAPI document; `null` without one. */
+  codeSchemas(route: RegisteredRoute): RouteSchemas | null {
+    return this.#table.routes[route.id]?.schemas ?? null;
   }
 
   /** The application `route()` and tooling use: the last one that called `run()`, else the last created. */

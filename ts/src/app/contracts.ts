@@ -6,16 +6,22 @@
  */
 
 import type { Logger } from '../core/logger.js';
+import type { Request } from '../core/request.js';
+import type { RouteInfo } from '../engine/engine.js';
 import { RouteError } from '../errors.js';
 import { DOCS_ROUTE_PREFIX, operationKey, readAnnotations } from '../openapi/annotations/annotations.js';
 import { contractDefinitions } from '../openapi/contract.js';
-import type { AnnotationSet } from '../openapi/types.js';
+import type { AnnotationSet, OperationDoc } from '../openapi/types.js';
 import type { Route } from '../routing/route-registration.js';
 import type { RouteTable } from '../routing/route-table.js';
+import { CODE_PARTS, type CodePart, codeContractCheck, toJsonSchema } from '../validation/code-contract.js';
+import type { RouteSchemas } from '../validation/schema-types.js';
 import {
   ContractCompiler,
+  RequestValidationError,
   type RouteValidation,
   type ValidateConfig,
+  type ValidateOptions,
   validateOptions,
 } from '../validation/validation.js';
 
@@ -38,8 +44,9 @@ export class RouteContracts {
     this.#compiler = null;
   }
 
-  /** Whether the route's requests are checked (the document then lists the 400). */
+  /** Whether the route's requests are checked (the document then lists the 400): a code-first contract always is. */
   validatesRequests(route: Route): boolean {
+    if (route.schemas !== null) return true;
     const options = this.#options(route);
     return options !== null && options.requests !== false;
   }
@@ -52,7 +59,8 @@ export class RouteContracts {
    */
   compile(route: Route): RouteValidation | null {
     const options = this.#options(route);
-    if (options === null) return null;
+    const schemas = route.schemas;
+    if (options === null && schemas === null) return null;
     const info = this.#table.info(route.id);
     if (info === undefined) return null;
     this.#annotations ??=
@@ -67,9 +75,70 @@ export class RouteContracts {
     const doc = route.methods
       .map((method) => annotations.operations[operationKey(method, route.pattern)])
       .find((found) => found !== undefined);
+    if (schemas !== null) return this.#withCode(route, label, schemas, doc, info.params, options);
+    if (options === null) return null;
     if (doc === undefined && options.requests !== false && !route.getName()?.startsWith(DOCS_ROUTE_PREFIX))
       throw missingContract(route, label, this.#annotations.operations);
     return this.#compiler.compile(label, doc, info.params, options);
+  }
+
+  /**
+   * A route with a contract in code: its parts checked whatever `validate` says (asking for them is
+   * asking for the check), after the annotations' checks of the parts they declare when validation is on.
+   * A part declared both ways, or a Standard Schema with no JSON Schema for the document, is an error.
+   */
+  #withCode(
+    route: Route,
+    label: string,
+    schemas: RouteSchemas,
+    doc: OperationDoc | undefined,
+    engineParams: RouteInfo['params'],
+    options: ValidateOptions | null,
+  ): RouteValidation | null {
+    const compiler = this.#compiler as ContractCompiler;
+    const documented = doc === undefined ? new Set<CodePart>() : documentedParts(doc);
+    for (const part of CODE_PARTS) {
+      const schema = schemas[part];
+      if (schema === undefined) continue;
+      if (documented.has(part))
+        throw new RouteError(
+          'CONTRACT_CONFLICT',
+          `route ${label}: its ${part} is declared twice, by its doc comment and by its schema option; keep one`,
+          { pattern: route.pattern },
+        );
+      if (toJsonSchema(schema, 'draft-2020-12') === null)
+        throw new RouteError(
+          'SCHEMA_NOT_CONVERTIBLE',
+          `route ${label}: the ${part} schema offers no JSON Schema for the OpenAPI document (no ~standard.jsonSchema); ` +
+            'zod 4 and arktype have it, a valibot schema goes through toStandardJsonSchema() of @valibot/to-json-schema',
+          { pattern: route.pattern },
+        );
+    }
+    const onInvalid = options?.onInvalid;
+    const codeCheck = codeContractCheck(
+      schemas,
+      (schema, coerce) => compiler.jsonSchemaCheck(schema, coerce),
+      (details, req) => {
+        const error = new RequestValidationError(details);
+        if (onInvalid === undefined) throw error;
+        return onInvalid(error, req);
+      },
+    );
+    const docChecks =
+      options === null || doc === undefined ? null : compiler.compile(label, doc, engineParams, options);
+    const docCheck = docChecks?.checkRequest ?? null;
+    const checkRequest =
+      codeCheck === null
+        ? docCheck
+        : docCheck === null
+          ? codeCheck
+          : (req: Request) => {
+              const refused = docCheck(req);
+              if (refused instanceof Promise) return refused.then((answer) => answer ?? codeCheck(req));
+              return refused ?? codeCheck(req);
+            };
+    const checkResponse = docChecks?.checkResponse ?? null;
+    return checkRequest === null && checkResponse === null ? null : { checkRequest, checkResponse };
   }
 
   /**
@@ -103,6 +172,25 @@ export class RouteContracts {
  * The error for a validated route without a contract: which route (and where it was registered), why
  * there is none, and the four ways out.
  */
+/** The parts of a request a doc comment declares (so that a code-first schema cannot declare them too). */
+function documentedParts(doc: OperationDoc): Set<CodePart> {
+  const parts = new Set<CodePart>();
+  const byLocation: Record<string, CodePart> = {
+    path: 'params',
+    query: 'query',
+    header: 'headers',
+    cookie: 'cookies',
+    body: 'body',
+    formData: 'body',
+  };
+  for (const param of doc.params) {
+    const part = byLocation[param.in];
+    if (part !== undefined) parts.add(part);
+  }
+  if (doc.body !== undefined) parts.add('body');
+  return parts;
+}
+
 function missingContract(route: Route, label: string, operations: Record<string, unknown>): RouteError {
   const site = route.callSite;
   const where = site === null ? '' : ` (${site.file}:${site.line})`;
@@ -114,7 +202,7 @@ function missingContract(route: Route, label: string, operations: Record<string,
     'CONTRACT_MISSING',
     `route ${label}${where} is validated (validate) but has no contract this process can read: ${why}. ` +
       'Ship the route cache (`arbor route:cache`, loaded with routeCache or ARBOR_ROUTE_CACHE), deploy the sources, ' +
-      "document it with an @api block, or opt the route out with .validate(false)",
+      'document it with an @api block, or opt the route out with .validate(false)',
     { pattern: route.pattern },
   );
 }

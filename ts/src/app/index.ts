@@ -156,6 +156,15 @@ export {
   type WebSocketHandler,
   type WebSocketOptions,
 } from '../routing/websocket.js';
+export type {
+  ContractSchema,
+  FromJsonSchema,
+  JsonSchema as ContractJsonSchema,
+  JsonSchemaOutput,
+  OutputOf,
+  RouteSchemas,
+  ValidOfSchemas,
+} from '../validation/schema-types.js';
 export {
   RequestValidationError,
   ResponseValidationError,

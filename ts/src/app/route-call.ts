@@ -9,6 +9,7 @@ import { isPromise, type Outcome } from '../core/outcome.js';
 import type { Request } from '../core/request.js';
 import { Response } from '../core/response.js';
 import type { BindingResolver, RouteContext } from '../routing/route-context.js';
+import type { RouteValidation } from '../validation/validation.js';
 import { handlerChannel, traceHandler } from './tracing.js';
 
 /** No bound parameters: the handler gets `(req, res)` only. */
@@ -18,7 +19,7 @@ const NO_BINDERS: readonly (readonly [string, BindingResolver])[] = [];
 /** What runs once every middleware has let the request through: the body, its check, then the handler. */
 export function afterMiddleware(
   context: RouteContext,
-  checkRequest: ((req: Request) => Response | null) | null,
+  checkRequest: RouteValidation['checkRequest'],
   req: Request,
   res: Response,
 ): Outcome {
@@ -29,11 +30,13 @@ export function afterMiddleware(
 
 function checkThenCall(
   context: RouteContext,
-  checkRequest: ((req: Request) => Response | null) | null,
+  checkRequest: RouteValidation['checkRequest'],
   req: Request,
   res: Response,
 ): Outcome {
-  return (checkRequest === null ? null : checkRequest(req)) ?? bindAndCall(context, req, res);
+  const refused = checkRequest === null ? null : checkRequest(req);
+  if (refused instanceof Promise) return refused.then((answer) => answer ?? bindAndCall(context, req, res));
+  return refused ?? bindAndCall(context, req, res);
 }
 
 /** Resolves the route's bound parameters (404 when a resolver finds nothing), then calls the handler. */

@@ -3,6 +3,7 @@
  * route metadata (paths, parameters), the annotations (everything else) and `config.openapi` (info, servers).
  */
 import { isDocsRoute, operationKey, readAnnotations } from './annotations/annotations.js';
+import { documentCode } from './code-operation.js';
 import { hasRequestChecks, routeContract, VALIDATION_PROBLEM_SCHEMA } from './contract.js';
 import { emitOnce } from './diagnostics.js';
 import { parseType, referencedSchemas, schemaExample, typeToSchema } from './grammar/type-expr.js';
@@ -181,10 +182,13 @@ export function exportWithDiagnostics(app: DocumentSource, options: ExportOption
         if (item[method]) continue; // an earlier route already owns this method and path
         const id = claim(route.name ?? generatedId(method, variant.path), method, ids);
         const operation = buildOperation(variant, doc, id, ctx);
+        const code = app.codeSchemas?.(route) ?? null;
+        const codeChecks = code !== null && documentCode(operation, code, version);
         if (
-          route.validated === true &&
-          doc !== undefined &&
-          hasRequestChecks(routeContract(doc, route.info.params))
+          codeChecks ||
+          (route.validated === true &&
+            doc !== undefined &&
+            hasRequestChecks(routeContract(doc, route.info.params)))
         )
           documentValidation(operation, app.errorDocument?.(route) ?? null);
         if (route.webSocket === true) documentWebSocket(operation);

@@ -8,6 +8,7 @@
 
 import type { RouteInfo } from '../engine/engine.js';
 import type { CallSite } from '../registry/call-site.js';
+import type { RouteSchemas } from '../validation/schema-types.js';
 
 /**
  * One route as the docs read it, declared here so that the docs depend on the fields they read and not on
@@ -74,6 +75,8 @@ export interface DocumentSource {
    * `problemDetails`); `null`: `{ error, code }`.
    */
   errorDocument?(route: RegisteredRoute): { contentType: string; schema: object } | null;
+  /** The route's contract in code (its `schema` option), or `null`. */
+  codeSchemas?(route: RegisteredRoute): RouteSchemas | null;
 }
 
 /**

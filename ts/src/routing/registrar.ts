@@ -59,6 +59,7 @@ export abstract class Registrar<
       throw new TypeError(`${methods.join('|')} ${uri}: the second argument must be the route's options`);
     const route = this.addRoute(methods, uri, second as RouteHandler);
     if (options.middleware !== undefined) route.middleware(options.middleware);
+    if (options.schema !== undefined) route.schema(options.schema);
     return route;
   }
 

@@ -10,6 +10,7 @@ import type { ResolvedHandler } from '../core/handler.js';
 import { type MiddlewareRef, referenceLabel, toReferences } from '../core/middleware.js';
 import type { RouteInfo } from '../engine/engine.js';
 import type { CallSite, CallSiteSource } from '../registry/call-site.js';
+import type { RouteSchemas } from '../validation/schema-types.js';
 import type { ValidateConfig } from '../validation/validation.js';
 import type { RegisteredRoute } from './route.js';
 import { isWebSocketRoute } from './websocket.js';
@@ -63,6 +64,7 @@ export class Route {
   #validate: ValidateConfig | undefined;
   #bodyLimit: number | undefined;
   #uploads: UploadLimits | undefined;
+  #schemas: RouteSchemas | null = null;
 
   /** @internal Routes are created by `Application`/`Group` registration methods. */
   constructor(
@@ -154,6 +156,24 @@ export class Route {
   get uploadsSetting(): UploadLimits | undefined {
     const outer = this.group?.uploadsSetting;
     return outer === undefined ? this.#uploads : { ...outer, ...this.#uploads };
+  }
+
+  /**
+   * The route's contract in code (`app.post(uri, { schema }, handler)` gives it): a Standard Schema (zod,
+   * valibot, arktype, …) or a JSON Schema object per part, always checked before the handler (coerced
+   * values in `req.valid(part)`) and written to the OpenAPI document. Chainable.
+   */
+  schema(schemas: RouteSchemas): this {
+    if (typeof schemas !== 'object' || schemas === null)
+      throw new TypeError(`${this.pattern}: schema() takes an object of schemas by part`);
+    this.#schemas = schemas;
+    this.#owner.validationChanged();
+    return this;
+  }
+
+  /** The route's code-first contract, or `null`. */
+  get schemas(): RouteSchemas | null {
+    return this.#schemas;
   }
 
   /** The route's own `validate` setting, if it has one. */

@@ -117,8 +117,11 @@ function summary(details: ValidationDetail[]): string {
 
 /** What the kernel runs for one route; `null` when the route has nothing to check. */
 export interface RouteValidation {
-  /** Throws {@link RequestValidationError}, or answers with `onInvalid`'s response; the body has been read. */
-  checkRequest: ((req: Request) => Response | null) | null;
+  /**
+   * Throws {@link RequestValidationError}, or answers with `onInvalid`'s response; the body has been read.
+   * A promise when a code-first schema validates asynchronously.
+   */
+  checkRequest: ((req: Request) => Response | null | Promise<Response | null>) | null;
   /** Throws or logs a {@link ResponseValidationError}. */
   checkResponse: ((res: Response) => Response) | null;
 }
@@ -274,6 +277,19 @@ export class ContractCompiler {
       this.#logger.error({ err: problem, operation: label, status }, problem.message);
       return res;
     };
+  }
+
+  /**
+   * A code-first part's JSON Schema as a check (`coerce`: strings to the declared types, as parameters
+   * are; the body is checked as sent). Its details name the field as a path within the part.
+   */
+  jsonSchemaCheck(
+    schema: JsonSchema,
+    coerce: boolean,
+  ): (value: unknown) => { ok: true; value: unknown } | { ok: false; details: ValidationDetail[] } {
+    const validate = (coerce ? this.#params() : this.#json()).compile(schema);
+    return (value) =>
+      validate(value) ? { ok: true, value } : { ok: false, details: toDetails(validate.errors, 'body') };
   }
 
   #withDefinitions(schema: JsonSchema): JsonSchema {
