@@ -16,14 +16,17 @@ const missing = existsSync(join(ROOT, 'ts', 'src', 'engine', 'wasm-pkg', 'arbor_
   : 'the wasm build (npm run build), which npm pack ships';
 
 /** Budgets: a change that doubles the package should be a decision, not an accident. */
-const MAX_PACKED_BYTES = 1_200_000;
-const MAX_PACKED_FILES = 200;
+const MAX_PACKED_BYTES = 1_300_000;
+// The security middleware, the contract layer and the optional otel/metrics entries added ~20 declaration
+// files and two bundles.
+const MAX_PACKED_FILES = 240;
 // ws's type declarations (@types/ws, and through it @types/node and undici-types) are a dependency, as in
 // @fastify/websocket: the shipped declarations of app.ws name ws's WebSocket, and a strict TypeScript
 // consumer must type-check without installing anything more. They are ~2.8 MB of the budget. The kept
 // libraries behind files, compression, negotiation, cookies and uploads are ~0.9 MB more (mime-db alone
-// ~0.2 MB); each loads only when its feature is first used.
-const MAX_NODE_MODULES_BYTES = 10_500_000;
+// ~0.2 MB); each loads only when its feature is first used. jose (JWT), helmet (secure headers), ajv-formats
+// and secure-json-parse are the security and contract layers' share.
+const MAX_NODE_MODULES_BYTES = 11_000_000;
 
 let project: ConsumerProject;
 let entries: string[] = [];

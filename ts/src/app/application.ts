@@ -38,7 +38,7 @@ import { createDetachedListener, type DetachedListener } from '../http/node-deta
 import { createNodeListener, type NodeRequestListener } from '../http/node-listener.js';
 import { MemoryRateLimitStore, throttleFactory } from '../middleware/throttle.js';
 import { PROBLEM_DOCUMENT_SCHEMA } from '../openapi/contract.js';
-import type { AnnotationSet } from '../openapi/types.js';
+import type { AnnotationSet, CodeContractDocument, JsonSchemaTarget } from '../openapi/types.js';
 import { registerApplication, registeredApplication } from '../registry/applications.js';
 import type { Router } from '../router/index.js';
 import { checkMiddlewareNames } from '../routing/middleware-check.js';
@@ -48,7 +48,7 @@ import type { BindingResolver, RouteContext } from '../routing/route-context.js'
 import type { Route } from '../routing/route-registration.js';
 import { RouteTable, type TableChange } from '../routing/route-table.js';
 import { generateUrl, type UrlParams } from '../routing/url.js';
-import type { RouteSchemas } from '../validation/schema-types.js';
+import { contractDocument } from '../validation/code-contract.js';
 import { validateOptions } from '../validation/validation.js';
 import type { ApplicationConfig } from './config.js';
 import { RouteContracts } from './contracts.js';
@@ -135,7 +135,7 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
   errorDocument(route: RegisteredRoute): ErrorDocument | null {
     const group = this.#table.routes[route.id]?.group ?? null;
     const options =
-      group !== null && group.answersErrors ? group.onErrorOptionsSetting : this.errorHandlers.options;
+      group?.answersErrors === true ? group.onErrorOptionsSetting : this.errorHandlers.options;
     if (options?.schema !== undefined)
       return { contentType: options.contentType ?? 'application/json', schema: options.schema };
     if (this.errorShape === PROBLEM_ERRORS)
@@ -143,9 +143,10 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
     return null;
   }
 
-  /** The route's contract in code (its `schema` option), for the OpenAPI document; `null` without one. */
-  codeSchemas(route: RegisteredRoute): RouteSchemas | null {
-    return this.#table.routes[route.id]?.schemas ?? null;
+  /** The route's contract in code (its `schema` option) as JSON Schema, for the OpenAPI document; `null` without one. */
+  codeSchemas(route: RegisteredRoute, target: JsonSchemaTarget): CodeContractDocument | null {
+    const schemas = this.#table.routes[route.id]?.schemas ?? null;
+    return schemas === null ? null : contractDocument(schemas, target);
   }
 
   /** The application `route()` and tooling use: the last one that called `run()`, else the last created. */

@@ -19,6 +19,9 @@ import { HttpError } from '../core/errors.js';
 import type { Middleware } from '../core/middleware.js';
 import type { Request } from '../core/request.js';
 
+/** Web Crypto's key type, named through node:crypto (a consumer without the DOM library has no global type). */
+type WebCryptoKey = import('node:crypto').webcrypto.CryptoKey;
+
 export type { JWTPayload } from 'jose';
 
 /** A JWS algorithm `jwtAuth()` verifies with. `none` is not one. */
@@ -48,7 +51,7 @@ export type JwtKeySource =
     }
   | {
       /** A public key: a PEM string (SPKI), a `KeyObject`, a `CryptoKey` or a public JWK. */
-      key: string | KeyObject | CryptoKey | JWK;
+      key: string | KeyObject | WebCryptoKey | JWK;
       secret?: never;
       jwks?: never;
     }
@@ -119,7 +122,7 @@ type Jose = typeof import('jose');
 // jose is loaded when the first jwtAuth() is made, not when Arbor is imported.
 const loadJose = lazyPackage<Jose>('jose');
 
-type Key = Uint8Array | KeyObject | CryptoKey | JWTVerifyGetKey;
+type Key = Uint8Array | KeyObject | WebCryptoKey | JWTVerifyGetKey;
 
 function keyOf(options: JwtAuthOptions, jose: Jose): { key: Key; defaults: JwtAlgorithm[] } {
   const given = [options.secret, options.key, options.jwks].filter((k) => k !== undefined).length;
@@ -146,7 +149,7 @@ function keyOf(options: JwtAuthOptions, jose: Jose): { key: Key; defaults: JwtAl
 }
 
 /** A public key as a KeyObject (PEM, JWK) or as given (KeyObject, CryptoKey). A private or secret key is refused. */
-function publicKey(key: string | KeyObject | CryptoKey | JWK): KeyObject | CryptoKey {
+function publicKey(key: string | KeyObject | WebCryptoKey | JWK): KeyObject | WebCryptoKey {
   if (typeof key === 'string') return crypto().createPublicKey(key);
   if (key instanceof crypto().KeyObject) {
     if (key.type !== 'public')
@@ -170,8 +173,8 @@ function publicKey(key: string | KeyObject | CryptoKey | JWK): KeyObject | Crypt
 }
 
 /** The algorithm a public key signs with, by its type (RSA: RS256, as most issuers use; PS* by option). */
-function algorithmsOf(key: KeyObject | CryptoKey): JwtAlgorithm[] {
-  const object = key instanceof crypto().KeyObject ? key : crypto().KeyObject.from(key as CryptoKey);
+function algorithmsOf(key: KeyObject | WebCryptoKey): JwtAlgorithm[] {
+  const object = key instanceof crypto().KeyObject ? key : crypto().KeyObject.from(key as WebCryptoKey);
   const type = object.asymmetricKeyType;
   if (type === 'rsa') return ['RS256'];
   if (type === 'rsa-pss') return ['PS256'];

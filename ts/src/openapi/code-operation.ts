@@ -1,15 +1,11 @@
 /**
- * A route's code-first contract (`schema` option) in its operation: each part's JSON Schema (see
- * validation/code-contract.ts for where it comes from) becomes the parameters of its location, the JSON
- * request body, or the JSON content of a response. The schemas are given by the application
- * (`DocumentSource.codeSchemas`); this module only writes them.
+ * A route's code-first contract (`schema` option) in its operation: each part's JSON Schema becomes the
+ * parameters of its location, the JSON request body, or the JSON content of a response. The application
+ * converts the schemas (`DocumentSource.codeSchemas`); this module only writes them.
  */
-import { statusText } from '../http/errors.js';
-import { type CodePart, toJsonSchema } from '../validation/code-contract.js';
-import type { RouteSchemas } from '../validation/schema-types.js';
-import type { OpenApiVersion } from './types.js';
+import type { CodeContractDocument } from './types.js';
 
-const LOCATION: Partial<Record<CodePart, string>> = {
+const LOCATION: Partial<Record<keyof CodeContractDocument, string>> = {
   params: 'path',
   query: 'query',
   headers: 'header',
@@ -17,19 +13,13 @@ const LOCATION: Partial<Record<CodePart, string>> = {
 };
 
 /** Writes `schemas` into `operation`; returns whether it declares any part of the request. */
-export function documentCode(
-  operation: Record<string, unknown>,
-  schemas: RouteSchemas,
-  version: OpenApiVersion,
-): boolean {
-  const target = version === '3.0.3' ? 'openapi-3.0' : 'draft-2020-12';
+export function documentCode(operation: Record<string, unknown>, schemas: CodeContractDocument): boolean {
   let requestParts = false;
   const parameters = (operation.parameters as Record<string, unknown>[] | undefined) ?? [];
-  for (const [part, location] of Object.entries(LOCATION) as [CodePart, string][]) {
-    const schema = schemas[part];
-    if (schema === undefined) continue;
+  for (const [part, location] of Object.entries(LOCATION) as [keyof CodeContractDocument, string][]) {
+    const json = schemas[part] as Record<string, unknown> | undefined;
+    if (json === undefined) continue;
     requestParts = true;
-    const json = toJsonSchema(schema, target) ?? {};
     const properties = (json.properties ?? {}) as Record<string, Record<string, unknown>>;
     const required = new Set((json.required as string[] | undefined) ?? []);
     for (const [name, property] of Object.entries(properties)) {
@@ -51,7 +41,7 @@ export function documentCode(
     requestParts = true;
     operation.requestBody = {
       required: true,
-      content: { 'application/json': { schema: toJsonSchema(schemas.body, target) ?? {} } },
+      content: { 'application/json': { schema: schemas.body } },
     };
   }
   if (schemas.response !== undefined) {
@@ -62,10 +52,8 @@ export function documentCode(
     for (const [status, schema] of Object.entries(schemas.response)) {
       const existing = documented[status];
       responses[status] = {
-        description:
-          (existing?.description as string | undefined) ??
-          (/^\d{3}$/.test(status) ? statusText(Number(status)) : 'Response'),
-        content: { 'application/json': { schema: toJsonSchema(schema, target) ?? {} } },
+        description: (existing?.description as string | undefined) ?? `The ${status} answer`,
+        content: { 'application/json': { schema } },
       };
     }
     operation.responses = responses;

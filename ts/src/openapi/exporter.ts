@@ -182,8 +182,8 @@ export function exportWithDiagnostics(app: DocumentSource, options: ExportOption
         if (item[method]) continue; // an earlier route already owns this method and path
         const id = claim(route.name ?? generatedId(method, variant.path), method, ids);
         const operation = buildOperation(variant, doc, id, ctx);
-        const code = app.codeSchemas?.(route) ?? null;
-        const codeChecks = code !== null && documentCode(operation, code, version);
+        const code = app.codeSchemas?.(route, version === '3.0.3' ? 'openapi-3.0' : 'draft-2020-12') ?? null;
+        const codeChecks = code !== null && documentCode(operation, code);
         if (
           codeChecks ||
           (route.validated === true &&

@@ -8,7 +8,6 @@
 
 import type { RouteInfo } from '../engine/engine.js';
 import type { CallSite } from '../registry/call-site.js';
-import type { RouteSchemas } from '../validation/schema-types.js';
 
 /**
  * One route as the docs read it, declared here so that the docs depend on the fields they read and not on
@@ -75,8 +74,25 @@ export interface DocumentSource {
    * `problemDetails`); `null`: `{ error, code }`.
    */
   errorDocument?(route: RegisteredRoute): { contentType: string; schema: object } | null;
-  /** The route's contract in code (its `schema` option), or `null`. */
-  codeSchemas?(route: RegisteredRoute): RouteSchemas | null;
+  /**
+   * The route's contract in code (its `schema` option) as JSON Schema in `target`'s dialect, or `null`
+   * without one.
+   */
+  codeSchemas?(route: RegisteredRoute, target: JsonSchemaTarget): CodeContractDocument | null;
+}
+
+/** The JSON Schema dialect a document asks a code-first schema for. */
+export type JsonSchemaTarget = 'draft-2020-12' | 'openapi-3.0';
+
+/** A route's code-first contract as JSON Schema, part by part (the `schema` option converted). */
+export interface CodeContractDocument {
+  params?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  headers?: Record<string, unknown>;
+  cookies?: Record<string, unknown>;
+  body?: Record<string, unknown>;
+  /** By status (`200`, `'4XX'`, `'default'`). */
+  response?: Record<string, Record<string, unknown>>;
 }
 
 /**

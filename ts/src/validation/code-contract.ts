@@ -13,7 +13,8 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { Request } from '../core/request.js';
 import type { Response } from '../core/response.js';
-import type { ContractSchema, JsonSchema, RouteSchemas } from './schema-types.js';
+import type { CodeContractDocument, JsonSchemaTarget } from '../openapi/types.js';
+import type { ContractSchema, RouteSchemas } from './schema-types.js';
 import type { ValidationDetail } from './validation.js';
 
 /** The parts of a request a code-first contract checks, in the order they are checked. */
@@ -128,8 +129,22 @@ function inputOf(part: CodePart, req: Request): unknown {
   }
 }
 
-/** The JSON Schema targets a document asks a Standard JSON Schema for. */
-export type JsonSchemaTarget = 'draft-2020-12' | 'openapi-3.0';
+/** A route's code-first schemas as JSON Schema in `target`'s dialect, for the document (an unconvertible part is left out: the start-up check names it). */
+export function contractDocument(schemas: RouteSchemas, target: JsonSchemaTarget): CodeContractDocument {
+  const out: CodeContractDocument = {};
+  for (const part of CODE_PARTS) {
+    const schema = schemas[part];
+    const json = schema === undefined ? null : toJsonSchema(schema, target);
+    if (json !== null) out[part] = json;
+  }
+  if (schemas.response !== undefined) {
+    const response: Record<string, Record<string, unknown>> = {};
+    for (const [status, schema] of Object.entries(schemas.response))
+      response[status] = toJsonSchema(schema, target) ?? {};
+    out.response = response;
+  }
+  return out;
+}
 
 /**
  * `schema` as JSON Schema for the document, or `null` when it offers none (then the route is named in an
