@@ -19,7 +19,7 @@ import {
   type ErrorHandlers,
   type NotFoundHandler,
 } from '../core/error-handlers.js';
-import { HttpError } from '../core/errors.js';
+import { ARBOR_ERRORS, errorBody, HttpError } from '../core/errors.js';
 import { describe } from '../core/middleware.js';
 import type { Outcome } from '../core/outcome.js';
 import type { Request } from '../core/request.js';
@@ -72,9 +72,18 @@ export class ErrorRouting {
 
   /** The answer to a request no route (nor the fallback) took: `notFound`, else `onError` with a 404. */
   notFound(req: Request, failed: FailedRequest): Outcome {
-    const error = new HttpError(404, `No route for ${failed.method} ${pathOf(failed)}`);
+    const message = `No route for ${failed.method} ${pathOf(failed)}`;
     const scope = this.#groupOf(failed.path);
     const notFound: NotFoundHandler | null = scope?.notFoundSetting ?? this.#app.notFound;
+    // Nobody answers it but the default, in the default shape: no Error is built (capturing its stack was
+    // half of an unmatched request's cost).
+    if (
+      notFound === null &&
+      (scope?.onErrorSetting ?? this.#app.onError) === null &&
+      this.#state.errors === ARBOR_ERRORS
+    )
+      return new Response().status(404).json(errorBody(404, message));
+    const error = new HttpError(404, message);
     if (notFound === null) return this.failed(error, req, false, scope, failed);
     return this.#call(notFound, error, req, failed, (res) => notFound(req, res));
   }
