@@ -134,8 +134,7 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
    */
   errorDocument(route: RegisteredRoute): ErrorDocument | null {
     const group = this.#table.routes[route.id]?.group ?? null;
-    const options =
-      group?.answersErrors === true ? group.onErrorOptionsSetting : this.errorHandlers.options;
+    const options = group?.answersErrors === true ? group.onErrorOptionsSetting : this.errorHandlers.options;
     if (options?.schema !== undefined)
       return { contentType: options.contentType ?? 'application/json', schema: options.schema };
     if (this.errorShape === PROBLEM_ERRORS)
