@@ -28,6 +28,7 @@ import {
 import type { Middleware } from '../core/middleware.js';
 import type { Request } from '../core/request.js';
 import { type Response, StreamBody } from '../core/response.js';
+import { KNOWN_METHODS } from './http-methods.js';
 
 /** Options of {@link metrics}. */
 export interface MetricsOptions {
@@ -61,20 +62,6 @@ export interface Metrics {
 
 /** The HTTP semantic conventions' advice for a server's request duration histogram, in seconds. */
 const DEFAULT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
-
-/** The methods that may be a label as they are; any other counts as `_OTHER`. */
-const KNOWN_METHODS = new Set([
-  'CONNECT',
-  'DELETE',
-  'GET',
-  'HEAD',
-  'OPTIONS',
-  'PATCH',
-  'POST',
-  'PUT',
-  'TRACE',
-  'QUERY',
-]);
 
 const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'];
 

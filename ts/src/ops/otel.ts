@@ -40,6 +40,7 @@ import { type HandlerTrace, handlerChannel, type RequestTrace, requestChannel } 
 import { HttpError } from '../core/errors.js';
 import type { HeaderSource } from '../core/request.js';
 import { StreamBody } from '../core/response.js';
+import { KNOWN_METHODS } from './http-methods.js';
 
 /** The HTTP instrumentation's context key (`@opentelemetry/core`'s RPC metadata): a `Symbol.for` of its text. */
 const RPC_METADATA = createContextKey('OpenTelemetry SDK Context Key RPC_METADATA');
@@ -50,20 +51,6 @@ interface RpcMetadata {
   span: Span;
   route?: string;
 }
-
-/** The methods the HTTP semantic conventions name; any other is `_OTHER`, with the method as sent beside it. */
-const KNOWN_METHODS = new Set([
-  'CONNECT',
-  'DELETE',
-  'GET',
-  'HEAD',
-  'OPTIONS',
-  'PATCH',
-  'POST',
-  'PUT',
-  'TRACE',
-  'QUERY',
-]);
 
 /** Query parameters whose values never reach a span (signed URLs), as the HTTP instrumentation redacts them. */
 const REDACTED_QUERY = new Set(['AWSAccessKeyId', 'Signature', 'sig', 'X-Goog-Signature']);
