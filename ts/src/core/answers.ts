@@ -3,7 +3,7 @@
  * (Content-Length from the real body, no body where HTTP allows none) — and the split of a request target.
  */
 import type { IncomingInput } from '../http/dispatch.js';
-import { ARBOR_ERRORS, type ErrorShape, HttpError, httpErrorOf } from './errors.js';
+import { ARBOR_ERRORS, type ErrorShape, HttpError, httpErrorOf, statusOf } from './errors.js';
 import type { Logger } from './logger.js';
 import { Response, StreamBody } from './response.js';
 
@@ -50,8 +50,8 @@ export function errorResponse(state: ErrorAnswers, error: unknown, request: Fail
 /** Whether `error` is a failure to log (not an answer): not an HTTP error, or another library's 5xx. */
 export function isFailure(error: unknown): boolean {
   if (error instanceof HttpError) return false;
-  const answer = httpErrorOf(error);
-  return answer === null || answer.status >= 500;
+  const status = statusOf(error);
+  return status === null || status >= 500;
 }
 
 /** The answer `error` gets when no handler of the application answers it (see {@link errorResponse}). */

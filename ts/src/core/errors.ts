@@ -15,6 +15,7 @@ export {
   type HttpErrorOptions,
   httpErrorOf,
   PROBLEM_ERRORS,
+  statusOf,
   statusText,
 } from '../http/errors.js';
 

@@ -88,13 +88,20 @@ export function errorBody(status: number, message: string = statusText(status)):
  */
 export function httpErrorOf(thrown: unknown): HttpError<object> | null {
   if (thrown instanceof HttpError) return thrown;
-  if (typeof thrown !== 'object' || thrown === null) return null;
-  const fields = thrown as { status?: unknown; statusCode?: unknown; expose?: unknown; message?: unknown };
-  const status = statusField(fields.status) ?? statusField(fields.statusCode);
+  const status = statusOf(thrown);
   if (status === null) return null;
+  const fields = thrown as { expose?: unknown; message?: unknown };
   const expose = typeof fields.expose === 'boolean' ? fields.expose : status < 500;
   const message = expose && typeof fields.message === 'string' ? fields.message : statusText(status);
-  return new HttpError(status, message, { headers: stringHeaders(thrown), cause: thrown });
+  return new HttpError(status, message, { headers: stringHeaders(thrown as object), cause: thrown });
+}
+
+/** The HTTP status a thrown value answers with (see {@link httpErrorOf}), or `null`: it builds nothing. */
+export function statusOf(thrown: unknown): number | null {
+  if (thrown instanceof HttpError) return thrown.status;
+  if (typeof thrown !== 'object' || thrown === null) return null;
+  const fields = thrown as { status?: unknown; statusCode?: unknown };
+  return statusField(fields.status) ?? statusField(fields.statusCode);
 }
 
 function statusField(value: unknown): number | null {

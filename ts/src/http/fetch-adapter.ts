@@ -31,17 +31,17 @@ export async function handleFetch(
 ): Promise<globalThis.Response> {
   const url = request.url;
   // Keep the target as serialised (no decoding): everything after the authority.
-  const target = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
+  const origin = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(url);
+  const target = (origin === null ? url : url.slice(origin[0].length)) || '/';
   const headers = new Map<string, string>();
   request.headers.forEach((value, name) => {
     headers.set(name, value);
   });
   // A web Request carries its authority in its URL, not in a Host field (fetch forbids setting one): the
   // request as a server would have received it has one (same-origin checks, absolute URLs read it).
-  if (!headers.has('host')) {
-    const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(url)?.[1];
-    if (authority !== undefined && authority !== '') headers.set('host', authority.replace(/^[^@]*@/, ''));
-  }
+  const authority = origin?.[1];
+  if (authority !== undefined && authority !== '' && !headers.has('host'))
+    headers.set('host', authority.replace(/^[^@]*@/, ''));
   const incoming = request.body === null ? null : new CuttableBody(request.body);
   const input: IncomingInput = {
     method: request.method,
