@@ -124,7 +124,7 @@ describe(`health routes and underPressure (${testServer} server)`, () => {
 
   test('a blocked event loop: 503 with Retry-After until the loop has recovered', async () => {
     const app = new Application(withEngine({ logger: memoryLogger() }));
-    app.middleware(underPressure({ maxEventLoopDelay: 50, retryAfter: 7, sampleIntervalMs: 100 }));
+    app.middleware(underPressure(app, { maxEventLoopDelay: 50, retryAfter: 7, sampleIntervalMs: 100 }));
     app.get('/work', (_req, res) => res.send('ok'));
     app.get('/block', (_req, res) => {
       const until = performance.now() + 400;
@@ -153,5 +153,24 @@ describe(`health routes and underPressure (${testServer} server)`, () => {
     // Recovered: the last answer is a 200 again.
     expect(statuses.at(-1), statuses.join(' ')).toBe(200);
     expect(statuses).toContain(503);
+  });
+
+  test('the sampling stops when the application closes', async () => {
+    // A heap threshold every process is past: each sample finds pressure.
+    const sampled = new Application(withEngine({ logger: memoryLogger() }));
+    sampled.middleware(underPressure(sampled, { maxHeapUsedBytes: 1, sampleIntervalMs: 20 }));
+    sampled.get('/work', (_req, res) => res.send('ok'));
+    const closed = new Application(withEngine({ logger: memoryLogger() }));
+    closed.middleware(underPressure(closed, { maxHeapUsedBytes: 1, sampleIntervalMs: 20 }));
+    closed.get('/work', (_req, res) => res.send('ok'));
+    await closed.close();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    // The open application's sampler ran and refuses; the closed one's never ran after close().
+    expect((await sampled.request('/work')).status).toBe(503);
+    expect((await closed.request('/work')).status).toBe(200);
+    await sampled.close();
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    // Closing also clears what the last sample found.
+    expect((await sampled.request('/work')).status).toBe(200);
   });
 });
