@@ -3,10 +3,12 @@
  * HTTP instrumentation and an in-memory exporter, over real HTTP on the server under test (node:http: the
  * HTTP instrumentation's span, named and completed by Arbor; `server: 'arbor'`: Arbor's own server span),
  * and through `app.fetch()`: the server span's name and attributes for a matched route, a 404, a thrown
- * error and a streamed answer; the handler span under it; a span the handler starts under that; the
+ * error and a streamed answer, the peer's port; the handler span under it; a span the handler starts under that; the
  * caller's `traceparent` as the parent; and nothing traced once the instrumentation is disabled.
  */
+import { once } from 'node:events';
 import { createRequire } from 'node:module';
+import { connect } from 'node:net';
 import { type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { NodeSDK } from '@opentelemetry/sdk-node';
@@ -114,6 +116,7 @@ describe(`OpenTelemetry over HTTP (${testServer} server)`, () => {
       'server.address': '127.0.0.1',
       'server.port': Number(new URL(base).port),
       'network.peer.address': '127.0.0.1',
+      'network.peer.port': expect.any(Number),
       'network.protocol.version': '1.1',
       'user_agent.original': 'otel-test',
     });
@@ -164,6 +167,20 @@ describe(`OpenTelemetry over HTTP (${testServer} server)`, () => {
     // Three chunks 40 ms apart: at least ~120 ms (timers never fire early).
     const durationMs = server.duration[0] * 1000 + server.duration[1] / 1e6;
     expect(durationMs).toBeGreaterThanOrEqual(110);
+  });
+
+  test("the peer's port is the client socket's own port", async () => {
+    const base = await serve();
+    const socket = connect(Number(new URL(base).port), '127.0.0.1');
+    await once(socket, 'connect');
+    const clientPort = socket.localPort;
+    socket.end('GET /tasks/3 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+    let answer = '';
+    for await (const chunk of socket) answer += String(chunk);
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    const server = serverSpan(await spans(1));
+    expect(server.attributes['network.peer.port']).toBe(clientPort);
+    expect(server.attributes['network.peer.address']).toBe('127.0.0.1');
   });
 
   test("the caller's traceparent is the server span's parent", async () => {

@@ -320,6 +320,10 @@ function requestAttributes(request: RequestTrace): Attributes {
     if (port !== null) attributes['server.port'] = port;
   }
   if (input.ip !== '') attributes['network.peer.address'] = input.ip;
+  // Arbor's own server reads the peer's port off the socket (node:http's span is the HTTP
+  // instrumentation's, which sets it from the same place).
+  const peerPort = (input as { peerPort?: number }).peerPort;
+  if (peerPort !== undefined) attributes['network.peer.port'] = peerPort;
   const version = protocolVersion(input, headers);
   if (version !== null) attributes['network.protocol.version'] = version;
   const agent = headers.get('user-agent');

@@ -32,6 +32,7 @@ export class WireConnection implements BodyRequester {
   readonly socket: Socket;
   readonly #settings: WireSettings;
   readonly #ip: string;
+  readonly #peerPort: number | undefined;
   /** Called once the server no longer holds this connection: its socket closed, or it was handed over. */
   readonly #release: (connection: WireConnection) => void;
   #phase: Phase = Phase.Fresh;
@@ -65,6 +66,7 @@ export class WireConnection implements BodyRequester {
     this.#settings = settings;
     this.#release = release;
     this.#ip = socket.remoteAddress ?? '';
+    this.#peerPort = socket.remotePort;
     this.#since = Date.now();
     this.#output = new OutputWatch(this.#since);
     socket.on('data', this.#onData);
@@ -192,7 +194,7 @@ export class WireConnection implements BodyRequester {
   }
 
   #serve(head: RequestHead): void {
-    const input = requestFor(head, this.#ip, this, () => this.#detach(input));
+    const input = requestFor(head, this.#ip, this.#peerPort, this, () => this.#detach(input));
     const body = input.body;
     this.#input = input;
     // Only a body has a deadline once the head is in (requestTimeout): no clock read for the others.

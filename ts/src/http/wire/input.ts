@@ -21,6 +21,7 @@ export interface BodyRequester {
 export function requestFor(
   head: RequestHead,
   ip: string,
+  peerPort: number | undefined,
   connection: BodyRequester,
   hand: () => { socket: Duplex; head: Buffer },
 ): WireInput {
@@ -34,13 +35,15 @@ export function requestFor(
     head.upgrade !== undefined && head.minor === 1 && body === null
       ? new HandOverChannel(head.upgrade, hand)
       : undefined;
-  return new WireInput(head, body, ip, connection, upgrade);
+  return new WireInput(head, body, ip, connection, upgrade, peerPort);
 }
 
 export class WireInput implements IncomingInput, HeaderSource {
   readonly method: string;
   readonly target: string;
   readonly ip: string;
+  /** The client's port, as the socket saw it (telemetry's `network.peer.port`). */
+  readonly peerPort: number | undefined;
   readonly hasBody: boolean;
   readonly head: RequestHead;
   readonly body: IncomingBody | null;
@@ -61,8 +64,10 @@ export class WireInput implements IncomingInput, HeaderSource {
     ip: string,
     connection: BodyRequester,
     upgrade?: UpgradeChannel,
+    peerPort?: number,
   ) {
     this.head = head;
+    this.peerPort = peerPort;
     this.body = body;
     this.upgrade = upgrade;
     this.method = head.method;
