@@ -8,6 +8,9 @@ import { githubRoutes } from './github.js';
 import { seedIds } from './model.js';
 import { BODY_SIZES, type BodySize, ORDER_PATH, orderBody } from './orders.js';
 
+/** The body sizes of the `validate` mix: an order as an API sees most (200 B) and one of some 40 lines (2 KiB). */
+export const VALIDATE_SIZES = [BODY_SIZES[0], BODY_SIZES[1]] as const;
+
 export interface LoadRequest {
   method: string;
   path: string;
@@ -15,8 +18,8 @@ export interface LoadRequest {
   body?: string;
 }
 
-export type MixName = 'mixed' | 'read' | 'by-id' | 'github' | 'post';
-export const MIXES: readonly MixName[] = ['mixed', 'read', 'by-id', 'github', 'post'];
+export type MixName = 'mixed' | 'read' | 'by-id' | 'github' | 'post' | 'validate';
+export const MIXES: readonly MixName[] = ['mixed', 'read', 'by-id', 'github', 'post', 'validate'];
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
@@ -33,6 +36,10 @@ export const MIX_DESCRIPTIONS: Record<MixName, string> = {
   post:
     `100 % POST ${ORDER_PATH} with a JSON order of ten fields (its items grown to ${BODY_SIZES.map((s) => s.name).join(', ')}), ` +
     'each body size a workload of its own; every server answers with a summary computed from the parsed body',
+  validate:
+    `100 % POST ${ORDER_PATH} with a JSON order of ten fields (its items grown to ${VALIDATE_SIZES.map((s) => s.name).join(', ')}), ` +
+    'each body size a workload of its own, answered by servers that check the body and the query against one ' +
+    'contract (`benches/http/orders-schema.ts`) and by the same servers unvalidated',
 };
 
 /** One body size of the `post` mix: the same request over and over. */
@@ -42,10 +49,12 @@ export function postMix(size: BodySize): LoadRequest[] {
 
 /**
  * The workloads of a mix, each timed on its own within every round: one for the GET mixes, one per body
- * size for `post` (its sizes are not mixed: each gets its own figures).
+ * size for `post` and `validate` (their sizes are not mixed: each gets its own figures).
  */
 export function workloadsOf(name: MixName): { name: string; requests: LoadRequest[] }[] {
   if (name === 'post') return BODY_SIZES.map((size) => ({ name: size.name, requests: postMix(size) }));
+  if (name === 'validate')
+    return VALIDATE_SIZES.map((size) => ({ name: size.name, requests: postMix(size) }));
   return [{ name, requests: buildMix(name) }];
 }
 
@@ -63,6 +72,7 @@ export function buildMix(name: MixName): LoadRequest[] {
   });
   switch (name) {
     case 'post':
+    case 'validate':
       return postMix(BODY_SIZES[0]);
     case 'github':
       // One request per route, in the data set's order.

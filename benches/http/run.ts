@@ -13,7 +13,11 @@
  *   `--mix post` times the write path instead: `POST /orders/:shop` with a JSON body of ~200 B, ~2 KiB and
  *   ~64 KiB (`orders.ts`), each size a workload of its own inside every round, on Arbor (both servers),
  *   Fastify, Hono and the bare node:http ceiling; the report is http.post.md.
- *   options: --rounds N --duration S --warmup S --connections N --pipelining N --mix mixed|read|by-id|github|post
+ *   `--mix validate` times the same route validated (a 10-field body, 3 query values) and not: Arbor with a
+ *   doc-comment contract and with zod, Fastify with JSON Schema on ajv, Hono with @hono/zod-validator, each
+ *   beside itself unvalidated; the report is http.validate.md.
+ *   options: --rounds N --duration S --warmup S --connections N --pipelining N
+ *            --mix mixed|read|by-id|github|post|validate
  *            --only arbor,arbor-validated --node 22|24|26|PATH (servers' Node; reports of a Node other than 24
  *            go to benches/results/node<major>/) --out DIR (default benches/results)
  *            --arbor-engine wasm|reference (reference: the TypeScript engine of the differential tests)
@@ -35,6 +39,8 @@ import { MIX_DESCRIPTIONS, MIXES, type MixName, workloadsOf } from './mix.js';
 import { checkOrdersConformance } from './orders-check.js';
 import { renderPostReport } from './post-report.js';
 import { renderReport, type ServerSummary } from './report.js';
+import { checkValidatedOrders } from './validate-check.js';
+import { renderValidateReport } from './validate-report.js';
 import { type RunResult, runWrk, writeMixScript } from './wrk.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -52,7 +58,64 @@ interface Contender {
   github?: string;
   /** Its server answers `POST /orders/:shop` (the `post` mix); absent: not in that mix. */
   post?: boolean;
+  /** In the `validate` mix only: whether it checks the order against its contract (the conformance differs). */
+  validating?: boolean;
 }
+
+/**
+ * The `validate` mix: each framework with the order's contract and without it, so that each pair measures
+ * what its validation costs; `orders-*.ts` serve `POST /orders/:shop` alone.
+ */
+const VALIDATE_CONTENDERS: Contender[] = [
+  {
+    name: 'arbor-doc',
+    label: 'Arbor + doc-comment contract',
+    file: 'orders-arbor.ts',
+    pkg: null,
+    env: { ARBOR_BENCH_CONTRACT: 'doc' },
+    validating: true,
+  },
+  {
+    name: 'arbor-zod',
+    label: 'Arbor + zod schema',
+    file: 'orders-arbor.ts',
+    pkg: 'zod',
+    env: { ARBOR_BENCH_CONTRACT: 'zod' },
+    validating: true,
+  },
+  {
+    name: 'arbor',
+    label: 'Arbor, unvalidated',
+    file: 'orders-arbor.ts',
+    pkg: null,
+    env: { ARBOR_BENCH_CONTRACT: 'none' },
+    validating: false,
+  },
+  {
+    name: 'fastify-ajv',
+    label: 'Fastify + JSON Schema (ajv)',
+    file: 'orders-fastify.ts',
+    pkg: 'fastify',
+    env: { FASTIFY_BENCH_VALIDATE: '1' },
+    validating: true,
+  },
+  {
+    name: 'fastify',
+    label: 'Fastify, unvalidated',
+    file: 'orders-fastify.ts',
+    pkg: 'fastify',
+    validating: false,
+  },
+  {
+    name: 'hono-zod',
+    label: 'Hono + @hono/zod-validator',
+    file: 'orders-hono.ts',
+    pkg: '@hono/zod-validator',
+    env: { HONO_BENCH_VALIDATE: '1' },
+    validating: true,
+  },
+  { name: 'hono', label: 'Hono, unvalidated', file: 'orders-hono.ts', pkg: 'hono', validating: false },
+];
 
 /** Arbor first; the bare server is the ceiling and Fastify the bar to clear. */
 const CONTENDERS: Contender[] = [
@@ -185,7 +248,8 @@ if (settings.arborEngine === 'reference') {
 const only = args.only?.split(',').map((s) => s.trim());
 const github = settings.mix === 'github';
 const posting = settings.mix === 'post';
-const contenders = CONTENDERS.filter(
+const validating = settings.mix === 'validate';
+const contenders = (validating ? VALIDATE_CONTENDERS : CONTENDERS).filter(
   (c) =>
     (!only || only.includes(c.name)) && (!github || c.github !== undefined) && (!posting || c.post === true),
 );
@@ -271,14 +335,21 @@ async function main(): Promise<void> {
     `Arbor loaded from ${arborSource === 'dist' ? 'dist/ (tsc output)' : 'ts/src through tsx (dist/ missing or stale)'}`,
   );
 
-  const check = github ? checkGithubConformance : posting ? checkOrdersConformance : checkConformance;
+  const check = (url: string, contender: Contender) =>
+    validating
+      ? checkValidatedOrders(url, contender.validating === true)
+      : github
+        ? checkGithubConformance(url)
+        : posting
+          ? checkOrdersConformance(url)
+          : checkConformance(url);
   const servers: Running[] = [];
   const failures = new Map<string, string[]>();
   try {
     for (const contender of contenders) {
       const server = await startServer(contender);
       servers.push(server);
-      const problems = await check(server.url);
+      const problems = await check(server.url, contender);
       failures.set(contender.name, problems);
       log(
         `${contender.label}: ${server.url} ${problems.length === 0 ? 'answers correctly' : 'FAILS CHECKS'}`,
@@ -333,17 +404,23 @@ async function main(): Promise<void> {
       mixDescription: MIX_DESCRIPTIONS[settings.mix],
       smoke: args.smoke,
     };
-    const { markdown, svg } = posting
-      ? renderPostReport({
+    const { markdown, svg } = validating
+      ? renderValidateReport({
           workloads: workloads.map((w) => ({ name: w.name, summaries: summariesOf(w.name) })),
           environment,
           settings: reportSettings,
         })
-      : renderReport({
-          summaries: summariesOf((workloads[0] as { name: string }).name),
-          environment,
-          settings: reportSettings,
-        });
+      : posting
+        ? renderPostReport({
+            workloads: workloads.map((w) => ({ name: w.name, summaries: summariesOf(w.name) })),
+            environment,
+            settings: reportSettings,
+          })
+        : renderReport({
+            summaries: summariesOf((workloads[0] as { name: string }).name),
+            environment,
+            settings: reportSettings,
+          });
     mkdirSync(outDir, { recursive: true });
     const stem = settings.mix === 'mixed' ? 'http' : `http.${settings.mix}`;
     writeFileSync(join(outDir, `${stem}.md`), markdown);
