@@ -62,9 +62,21 @@ function expectViolation(reply: Reply, location: string, name: string | RegExp):
   expect(typeof body.error).toBe('string');
   expect(body.details.length).toBeGreaterThan(0);
   for (const detail of body.details) {
-    expect(Object.keys(detail).sort()).toEqual(['in', 'message', 'name']);
+    expect(Object.keys(detail).sort()).toEqual(['in', 'keyword', 'message', 'name', 'pointer']);
     expect(detail.in).toBe(location);
     expect(detail.name).toMatch(name);
+    // The same place as an RFC 6901 pointer, and the JSON Schema keyword it breaks.
+    expect(detail.pointer).toBe(
+      detail.name === ''
+        ? ''
+        : `/${detail.name
+            .split('/')
+            .map((s: string) => s.replace(/~/g, '~0'))
+            .join('/')}`,
+    );
+    expect(detail.keyword).toMatch(
+      /^(type|required|minimum|maximum|enum|format|pattern|minLength|maxLength|minItems|maxItems|contentMediaType)$/,
+    );
     expect(typeof detail.message).toBe('string');
   }
 }
@@ -172,7 +184,7 @@ describe('the validation table over HTTP', () => {
     expect(missing.json()).toEqual({
       error: 'Missing required fields: v',
       code: 400,
-      details: [{ in: 'body', name: 'v', message: 'is required' }],
+      details: [{ in: 'body', name: 'v', pointer: '/v', keyword: 'required', message: 'is required' }],
     });
     const several = await client.request('/query/integers/required?v=x&v=2&v=y', { method: 'POST' });
     expect(several.json().details.map((d: { name: string }) => d.name)).toEqual(['v/0', 'v/2']);
@@ -274,14 +286,14 @@ describe('where validation runs, and per-route switches', () => {
     try {
       expect((await send('POST', '{"name":"a","stock":null,"parts":[{"name":"b"}]}')).status).toBe(201);
       expect((await send('POST', '{}')).json().details).toEqual([
-        { in: 'body', name: 'name', message: 'is required' },
+        { in: 'body', name: 'name', pointer: '/name', keyword: 'required', message: 'is required' },
       ]);
       expectViolation(await send('POST', '{"name":"a","parts":[{"stock":1}]}'), 'body', 'parts/0/name');
       expectViolation(await send('POST', '{"name":"a","stock":1.5}'), 'body', 'stock');
       expect((await send('POST', '[]')).json().error).toBe('The body must be a JSON object');
       expect((await send('PUT', '{"name":"a","draft":true}')).status).toBe(200);
       expect((await send('PUT', '{"name":"a"}')).json().details).toEqual([
-        { in: 'body', name: 'draft', message: 'is required' },
+        { in: 'body', name: 'draft', pointer: '/draft', keyword: 'required', message: 'is required' },
       ]);
       const document = OpenApiExporter.export(app);
       const post = document.paths['/items']?.post as { requestBody: Record<string, unknown> };

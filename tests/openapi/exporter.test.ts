@@ -187,7 +187,16 @@ app.post('/items', h);
       get: {
         operationId: 'getItemsById',
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
-        responses: { default: { description: 'Response' } },
+        responses: {
+          // The router's own answer to `/items/abc` (no route matches), in the default error shape.
+          '404': {
+            description: 'A path parameter is not of its type',
+            content: {
+              'application/json': { schema: expect.objectContaining({ required: ['error', 'code'] }) },
+            },
+          },
+          default: { description: 'Response' },
+        },
         // Another operation names a scheme: this one says it needs none (what leaving it out means).
         security: [],
       },

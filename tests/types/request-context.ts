@@ -115,7 +115,7 @@ class ConflictError extends HttpError<{ conflict: string }> {
 }
 const conflict: { conflict: string } = new ConflictError('email').toJSON();
 const details = new RequestValidationError([
-  { in: 'query', name: 'limit', message: 'must be integer' },
+  { in: 'query', name: 'limit', pointer: '/limit', keyword: 'type', message: 'must be integer' },
 ]).toJSON().details;
 
 // Code-first contracts: req.valid(part) typed from the schema, with no cast.

@@ -5,14 +5,14 @@
 
 /**
  * @schema Product
- * @property {integer} id - Product id
- * @property {string} name - Product name
+ * @property {integer minimum=1} id - Product id
+ * @property {string minLength=1} name - Product name
  * @property {string} description - Free text
- * @property {number} price - Price in USD, greater than 0
- * @property {integer} categoryId - Category (1 electronics, 2 books, 3 home)
+ * @property {number exclusiveMinimum=0} price - Price in USD, greater than 0
+ * @property {integer enum=[1,2,3]} categoryId - Category (1 electronics, 2 books, 3 home)
  * @property {array<string>} tags - Labels
- * @property {string} createdAt - Creation time (ISO 8601)
- * @property {string} updatedAt - Last change (ISO 8601)
+ * @property {string format=date-time} createdAt - Creation time (ISO 8601)
+ * @property {string format=date-time} updatedAt - Last change (ISO 8601)
  */
 
 /**
@@ -110,8 +110,8 @@ function registerApiRoutes(api: Registrar, products: ProductController): void {
   /**
    * @summary List products
    * @description Paginated; filter by category (id or name) and by a search text in name and description.
-   * @param {integer} page.query.optional - Page number, from 1 (default 1)
-   * @param {integer} limit.query.optional - Page size, 1 to 100 (default 10)
+   * @param {integer minimum=1 maximum=1000000 default=1} page.query.optional - Page number, from 1
+   * @param {integer minimum=1 maximum=100 default=10} limit.query.optional - Page size
    * @param {string} category.query.optional - Category id or name
    * @param {string} search.query.optional - Text to look for
    * @produces application/json
@@ -133,11 +133,11 @@ function registerApiRoutes(api: Registrar, products: ProductController): void {
 
   /**
    * @summary Create a product
-   * @param {string} name.body.required - Product name
-   * @param {string} description.body.optional - Free text
-   * @param {number} price.body.required - Price in USD, greater than 0
-   * @param {integer} categoryId.body.required - Category id
-   * @param {array} tags.body.optional - Labels
+   * @param {string minLength=1 maxLength=200 pattern=\S} name.body.required - Product name, not blank
+   * @param {string maxLength=2000} description.body.optional - Free text
+   * @param {number exclusiveMinimum=0 maximum=1000000} price.body.required - Price in USD, greater than 0
+   * @param {integer minimum=1} categoryId.body.required - Category id
+   * @param {array<string maxLength=50> maxItems=20} tags.body.optional - Labels
    * @produces application/json
    * @response 201 {Product} The new product
    * @response 400 {ValidationError} A required field is missing or a value is invalid
@@ -152,10 +152,11 @@ function registerApiRoutes(api: Registrar, products: ProductController): void {
   /**
    * @summary Update a product
    * @param {integer} id.path.required - Product id
-   * @param {string} name.body.optional - Product name
-   * @param {string} description.body.optional - Free text
-   * @param {number} price.body.optional - Price in USD, greater than 0
-   * @param {integer} categoryId.body.optional - Category id
+   * @param {string minLength=1 maxLength=200 pattern=\S} name.body.optional - Product name, not blank
+   * @param {string maxLength=2000} description.body.optional - Free text
+   * @param {number exclusiveMinimum=0 maximum=1000000} price.body.optional - Price in USD, greater than 0
+   * @param {integer minimum=1} categoryId.body.optional - Category id
+   * @param {array<string maxLength=50> maxItems=20} tags.body.optional - Labels
    * @produces application/json
    * @response 200 {Product} The updated product
    * @response 400 {ValidationError} A value is invalid

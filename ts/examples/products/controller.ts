@@ -2,7 +2,15 @@
 import { HttpError, type Request, type Response } from '../../src/app/index.js';
 import type { Catalog, ProductInput } from './catalog.js';
 import type { ImageStore } from './images.js';
-import { checkCreate, checked, checkUpdate, ProductValidationError, positiveInt } from './validation.js';
+import { ProductValidationError } from './validation.js';
+
+/** `GET /api/products`'s query as its contract gives it: coerced, bounded, the page and limit defaulted. */
+interface ListQuery {
+  page: number;
+  limit: number;
+  category?: string;
+  search?: string;
+}
 
 const USERS = [
   { id: 1, name: 'Ada Lovelace', email: 'ada@example.com' },
@@ -21,21 +29,9 @@ export class ProductController {
     this.#images = images;
   }
 
+  /** The annotations bound page and limit (and give their defaults): nothing is checked here. */
   index(req: Request, res: Response): Response {
-    const page = positiveInt(req.query('page', '1'));
-    const limit = positiveInt(req.query('limit', '10'), 100);
-    if (page === null) throw new HttpError(400, 'page must be a positive integer');
-    if (limit === null) throw new HttpError(400, 'limit must be an integer from 1 to 100');
-    const category = req.query('category');
-    const search = req.query('search');
-    return res.json(
-      this.#catalog.list({
-        page,
-        limit,
-        ...(category === undefined ? {} : { category }),
-        ...(search === undefined ? {} : { search }),
-      }),
-    );
+    return res.json(this.#catalog.list(req.valid('query') as ListQuery));
   }
 
   show(req: Request, res: Response): Response {
@@ -45,14 +41,14 @@ export class ProductController {
   }
 
   store(req: Request, res: Response): Response {
-    const product = this.#catalog.create(checked(checkCreate(req.json<ProductInput>())));
+    const product = this.#catalog.create(productFields(req.valid('body') as ProductInput));
     return res.status(201).header('Location', `/api/products/${product.id}`).json(product);
   }
 
   update(req: Request, res: Response): Response {
     const id = Number(req.param('id'));
     if (this.#catalog.get(id) === undefined) throw productNotFound();
-    return res.json(this.#catalog.update(id, checked(checkUpdate(req.json<Partial<ProductInput>>()))));
+    return res.json(this.#catalog.update(id, productFields(req.valid('body') as Partial<ProductInput>)));
   }
 
   async destroy(req: Request, res: Response): Promise<Response> {
@@ -94,4 +90,15 @@ export class ProductController {
   usersV2(_req: Request, res: Response): Response {
     return res.json(USERS);
   }
+}
+
+/** The fields a product has, out of a body that may carry others (its contract checked them). */
+function productFields<T extends Partial<ProductInput>>(body: T): T {
+  const out: Partial<ProductInput> = {};
+  if (body.name !== undefined) out.name = body.name;
+  if (body.description !== undefined) out.description = body.description;
+  if (body.price !== undefined) out.price = body.price;
+  if (body.categoryId !== undefined) out.categoryId = body.categoryId;
+  if (body.tags !== undefined) out.tags = body.tags;
+  return out as T;
 }

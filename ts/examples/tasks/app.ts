@@ -58,8 +58,8 @@ export function registerTasks(app: Registrar, options: TasksOptions = {}): void 
   /**
    * @summary List tasks
    * @description Oldest first, one page at a time; `X-Total-Count` gives the number of tasks.
-   * @param {integer} offset.query.optional - Tasks to skip (default 0)
-   * @param {integer} limit.query.optional - Page size, 1 to 100 (default 20)
+   * @param {integer minimum=0 maximum=1000000000 default=0} offset.query.optional - Tasks to skip
+   * @param {integer minimum=1 maximum=100 default=20} limit.query.optional - Page size
    * @produces application/json
    * @response 200 {array<Task>} One page of tasks, oldest first
    * @response 400 {Error} offset or limit is not an integer in range
@@ -80,7 +80,7 @@ export function registerTasks(app: Registrar, options: TasksOptions = {}): void 
   /**
    * @summary Create a task
    * @description The list holds at most 1,000 tasks; titles are 1 to 200 characters.
-   * @param {string} title.body.required - What to do (1 to 200 characters)
+   * @param {string minLength=1 maxLength=200 pattern=\S} title.body.required - What to do, not blank
    * @produces application/json
    * @response 201 {Task} The new task, `completed` false
    * @response 400 {Error} The body is not an object, or the title is missing, empty or too long
@@ -95,7 +95,7 @@ export function registerTasks(app: Registrar, options: TasksOptions = {}): void 
    * @summary Update a task
    * @description Merges the given fields over the stored task; `id` and `created_at` never change.
    * @param {string} id.path.required - The task id
-   * @param {string} title.body.optional - New title (1 to 200 characters)
+   * @param {string minLength=1 maxLength=200 pattern=\S} title.body.optional - New title, not blank
    * @param {boolean} completed.body.optional - New state
    * @produces application/json
    * @response 200 {Task} The merged task

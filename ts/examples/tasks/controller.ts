@@ -1,36 +1,19 @@
 /**
  * The tasks API handlers, as a controller registered with `[controller, 'method']` array callables. The
- * application validates requests against the annotations in `app.ts` (`validate`), so a handler receives
- * an object body whose `title` is a string and `completed` a boolean when present, and integer `offset`
- * and `limit`: what is left here is what the annotations cannot say (a blank or long title, the bounds).
+ * application validates requests against the annotations in `app.ts` (`validate`) before a handler runs:
+ * types, a title that is not blank and at most 200 characters, `offset` and `limit` within their bounds
+ * and defaulted. A handler reads what was validated (`req.valid(part)`) and checks nothing itself.
  */
 import type { Request, Response } from '../../src/app/index.js';
-import { MAX_TITLE_LENGTH, type Task, type TaskStore } from './store.js';
+import type { Task, TaskStore } from './store.js';
 import { API_VERSION } from './version.js';
 
 const notFound = (res: Response) => res.status(404).json({ error: 'Task not found', code: 404 });
-const invalid = (res: Response, error: string) => res.status(400).json({ error, code: 400 });
 
-/** `GET /tasks` page size: 20 unless `limit` says otherwise, at most 100 (as the products list). */
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
-
-/** The bodies the annotations of `POST /tasks` and `PUT /tasks/:id` admit. */
+/** What the annotations of `GET /tasks`, `POST /tasks` and `PUT /tasks/:id` admit. */
+type Page = { offset: number; limit: number };
 type TaskInput = { title: string };
 type TaskChanges = { title?: string; completed?: boolean };
-
-/** Why a title is refused, or `null` (validation has made it a string). */
-function titleProblem(title: string): string | null {
-  if (title.trim() === '') return 'must be a non-empty string';
-  if (title.length > MAX_TITLE_LENGTH) return `must be at most ${MAX_TITLE_LENGTH} characters`;
-  return null;
-}
-
-/** `?offset=` / `?limit=` (validated integers) within bounds, or `null`. */
-function within(raw: string, min: number, max: number): number | null {
-  const value = Number(raw);
-  return value >= min && value <= max ? value : null;
-}
 
 export class TaskController {
   readonly #store: TaskStore;
@@ -44,10 +27,7 @@ export class TaskController {
   }
 
   index(req: Request, res: Response): Response {
-    const offset = within(req.query('offset', '0'), 0, Number.MAX_SAFE_INTEGER);
-    const limit = within(req.query('limit', String(DEFAULT_PAGE_SIZE)), 1, MAX_PAGE_SIZE);
-    if (offset === null) return invalid(res, 'offset must be a non-negative integer');
-    if (limit === null) return invalid(res, `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+    const { offset, limit } = req.valid('query') as Page;
     return res.header('X-Total-Count', this.#store.size).json(this.#store.list(offset, limit));
   }
 
@@ -57,9 +37,7 @@ export class TaskController {
   }
 
   store(req: Request, res: Response): Response {
-    const body = req.json<TaskInput>();
-    const problem = titleProblem(body.title);
-    if (problem !== null) return invalid(res, `The field "title" is required and ${problem}`);
+    const body = req.valid('body') as TaskInput;
     if (this.#store.full) {
       return res.status(409).json({
         error: `The task list is full (${this.#store.capacity} tasks): delete some first`,
@@ -74,13 +52,9 @@ export class TaskController {
   update(req: Request, res: Response): Response {
     const id = req.param('id', '');
     if (this.#store.get(id) === undefined) return notFound(res);
-    const { title, completed } = req.json<TaskChanges>();
+    const { title, completed } = req.valid('body') as TaskChanges;
     const changes: Partial<Pick<Task, 'title' | 'completed'>> = {};
-    if (title !== undefined) {
-      const problem = titleProblem(title);
-      if (problem !== null) return invalid(res, `The field "title" ${problem}`);
-      changes.title = title;
-    }
+    if (title !== undefined) changes.title = title;
     if (completed !== undefined) changes.completed = completed;
     return res.json(this.#store.update(id, changes));
   }

@@ -142,6 +142,15 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
     return null;
   }
 
+  /**
+   * The status and body of the route's validation refusal, when its `onInvalid` declares them
+   * (`{ status, schema, handler }`), for the OpenAPI document; `null`: the 400 of the error shape.
+   */
+  invalidDocument(route: RegisteredRoute): { status: number; contentType: string; schema?: object } | null {
+    const registered = this.#table.routes[route.id];
+    return registered === undefined ? null : this.#contracts.invalidAnswer(registered);
+  }
+
   /** The route's contract in code (its `schema` option) as JSON Schema, for the OpenAPI document; `null` without one. */
   codeSchemas(route: RegisteredRoute, target: JsonSchemaTarget): CodeContractDocument | null {
     const schemas = this.#table.routes[route.id]?.schemas ?? null;

@@ -18,6 +18,7 @@ import { CODE_PARTS, type CodePart, codeContractCheck, toJsonSchema } from '../v
 import type { RouteSchemas } from '../validation/schema-types.js';
 import {
   ContractCompiler,
+  invalidHandler,
   RequestValidationError,
   type RouteValidation,
   type ValidateConfig,
@@ -114,7 +115,7 @@ export class RouteContracts {
           { pattern: route.pattern },
         );
     }
-    const onInvalid = options?.onInvalid;
+    const onInvalid = invalidHandler(options?.onInvalid);
     const codeCheck = codeContractCheck(
       schemas,
       (schema, coerce) => compiler.jsonSchemaCheck(schema, coerce),
@@ -161,6 +162,14 @@ export class RouteContracts {
         'CONTRACT_MISSING',
         `${missing.length} validated routes have no contract this process can read:\n${missing.map((e) => `  - ${e.message}`).join('\n')}`,
       );
+  }
+
+  /** The status and body the route's `onInvalid` declares, for the OpenAPI document; `null` when it declares none. */
+  invalidAnswer(route: Route): { status: number; contentType: string; schema?: object } | null {
+    const onInvalid = this.#options(route)?.onInvalid;
+    if (typeof onInvalid !== 'object') return null;
+    const { status, schema, contentType = 'application/json' } = onInvalid;
+    return schema === undefined ? { status, contentType } : { status, contentType, schema };
   }
 
   #options(route: Route) {

@@ -140,7 +140,7 @@ export {
   throttle,
 } from '../middleware/throttle.js';
 export { type TimeoutOptions, timeout } from '../middleware/timeout.js';
-export { type UnderPressureOptions, underPressure } from '../middleware/under-pressure.js';
+export { type CloseSource, type UnderPressureOptions, underPressure } from '../middleware/under-pressure.js';
 export type { CallSite } from '../registry/call-site.js';
 export { type AnyGroup, Group, Registrar, VERBS } from '../routing/registrar.js';
 export type { ResourceAction, ResourceOptions } from '../routing/resource.js';

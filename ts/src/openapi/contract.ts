@@ -23,6 +23,12 @@ export interface ParamContract {
   schema: JsonSchema;
   /** Declared as an array: every value of a repeated query parameter is checked. */
   array: boolean;
+  /**
+   * Whether validation can refuse it. A parameter that cannot be refused (an optional plain string, a path
+   * parameter the engine already constrained) is still read, so that `req.valid(part)` has every declared
+   * value, but gives the operation no 400.
+   */
+  refusable: boolean;
 }
 
 export interface RouteContract {
@@ -65,24 +71,27 @@ export function contractDefinitions(annotations: AnnotationSet): Record<string, 
 }
 
 /**
- * The contract of one operation. Path parameters with an engine constraint are left out: the route only
- * matched because the value passed it, and the constraint wins over the annotation in the document too.
+ * The contract of one operation. Every declared parameter is read (so `req.valid(part)` has it, coerced,
+ * its default applied); those validation can never refuse — an optional plain string, a path parameter
+ * with an engine constraint (the route only matched because the value passed it) — are marked so.
  */
 export function routeContract(doc: OperationDoc, engineParams: readonly ParamInfo[]): RouteContract {
   const params: ParamContract[] = [];
   for (const p of doc.params) {
     if (p.in === 'body' || p.in === 'cookie' || p.in === 'formData') continue;
+    let constrained = false;
     if (p.in === 'path') {
       const engine = engineParams.find((e) => e.name === p.name);
-      if (engine === undefined || engine.regex !== null) continue;
+      if (engine === undefined) continue;
       if (engine.kind !== 'param' && engine.kind !== 'optional') continue; // a wildcard or a regex group
+      constrained = engine.regex !== null;
     }
     const type = parseType(p.type);
     if (type === null) continue;
     const required = p.in === 'path' ? false : p.required;
     // Any string, and allowed to be absent: nothing to check (nor to coerce, nor a default to apply).
-    if (!required && type.kind === 'primitive' && type.name === 'string' && !type.nullable && !type.keywords)
-      continue;
+    const anyString =
+      !required && type.kind === 'primitive' && type.name === 'string' && !type.nullable && !type.keywords;
     params.push({
       name: p.in === 'header' ? p.name.toLowerCase() : p.name,
       in: p.in,
@@ -90,6 +99,9 @@ export function routeContract(doc: OperationDoc, engineParams: readonly ParamInf
       required,
       schema: toDefinitions(typeToSchema(type, '3.1.0')),
       array: type.kind === 'array',
+      // The route only matched because the value passed the engine's constraint, which wins in the
+      // document too; the annotation's type still coerces it (`:id<int>` + `{integer}`: a number).
+      refusable: !anyString && !constrained,
     });
   }
   const fields = doc.params.filter((p) => p.in === 'body');
@@ -128,7 +140,7 @@ export function routeContract(doc: OperationDoc, engineParams: readonly ParamInf
  * always can: a file field refuses several files, a single-valued field refuses to be sent twice.
  */
 export function hasRequestChecks(contract: RouteContract): boolean {
-  return contract.params.length > 0 || contract.body !== null || contract.form !== null;
+  return contract.params.some((p) => p.refusable) || contract.body !== null || contract.form !== null;
 }
 
 /** Points `$ref`s at `definitions` (a copy). */
@@ -145,10 +157,15 @@ function toDefinitions(schema: JsonSchema): JsonSchema {
 /** One violation in a validation refusal. */
 const VIOLATION_SCHEMA: JsonSchema = {
   type: 'object',
-  required: ['in', 'name', 'message'],
+  required: ['in', 'name', 'pointer', 'keyword', 'message'],
   properties: {
-    in: { type: 'string', enum: ['path', 'query', 'header', 'body'] },
+    in: { type: 'string', enum: ['path', 'query', 'header', 'cookie', 'body'] },
     name: { type: 'string', description: "The parameter or body field ('' for the body itself)" },
+    pointer: {
+      type: 'string',
+      description: "The same place as a JSON Pointer into the part ('' for the whole)",
+    },
+    keyword: { type: 'string', description: 'The JSON Schema keyword broken (required, minLength, type, …)' },
     message: { type: 'string' },
   },
 };

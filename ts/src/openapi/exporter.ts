@@ -4,12 +4,15 @@
  */
 import { isDocsRoute, operationKey, readAnnotations } from './annotations/annotations.js';
 import { documentCode } from './code-operation.js';
-import { hasRequestChecks, routeContract, VALIDATION_PROBLEM_SCHEMA } from './contract.js';
+import { ComponentRefs } from './component-refs.js';
+import { hasRequestChecks, routeContract } from './contract.js';
 import { emitOnce } from './diagnostics.js';
+import { documentFrameworkAnswers, documentValidation } from './framework-answers.js';
 import { parseType, referencedSchemas, schemaExample, typeToSchema } from './grammar/type-expr.js';
 import { generateHtml } from './html.js';
-import { type BuildContext, buildOperation } from './operation.js';
+import { ANONYMOUS_SCHEME, type BuildContext, buildOperation } from './operation.js';
 import { openApiPaths } from './paths.js';
+import { relativePaths, serversBasePath } from './servers.js';
 import type {
   AnnotationSet,
   Diagnostic,
@@ -86,29 +89,6 @@ function schemas(annotations: AnnotationSet, ctx: BuildContext): Record<string, 
 }
 
 /**
- * A validated operation (`validate`) whose annotations give validation something to check can answer 400
- * before its handler runs: the document says so. A 400
- * the annotations already document is kept (the validation body `{ error, code, details }` is meant to
- * satisfy an `{ error, code }` error schema, whose other properties are not required).
- */
-function documentValidation(operation: Record<string, unknown>, errors: ErrorDocument | null): void {
-  const responses = operation.responses as Record<string, unknown>;
-  if (responses['400'] !== undefined) return;
-  const ordered: Record<string, unknown> = {};
-  let placed = false;
-  for (const [status, response] of Object.entries(responses)) {
-    // Before `default`, a later status, or a range (`4XX`, `5XX`), which a specific code precedes.
-    if (!placed && (status === 'default' || Number(status) > 400 || /^[45]XX$/.test(status))) {
-      ordered['400'] = validationResponse(errors);
-      placed = true;
-    }
-    ordered[status] = response;
-  }
-  if (!placed) ordered['400'] = validationResponse(errors);
-  operation.responses = ordered;
-}
-
-/**
  * A WebSocket route (`app.ws`) is a GET that answers `101` and continues in a protocol OpenAPI cannot
  * describe; the document says that much, and lists the 426 every other request gets. Statuses the
  * annotations document are kept (a middleware's 401, say).
@@ -125,19 +105,6 @@ function documentWebSocket(operation: Record<string, unknown>): void {
   }
   responses['426'] ??= { description: 'Upgrade Required: the request is not a WebSocket handshake' };
   operation.responses = responses;
-}
-
-/** How a route's error answers look, as {@link DocumentSource.errorDocument} says. */
-type ErrorDocument = { contentType: string; schema: object };
-
-/** The validation refusal, in the application's error shape when it declares one. */
-function validationResponse(errors: ErrorDocument | null): Record<string, unknown> {
-  const contentType = errors?.contentType ?? 'application/json';
-  const schema = errors?.schema ?? VALIDATION_PROBLEM_SCHEMA;
-  return {
-    description: 'The request does not match the parameters or the body this operation declares',
-    content: { [contentType]: { schema: structuredClone(schema) } },
-  };
 }
 
 export interface ExportResult {
@@ -162,6 +129,7 @@ export function exportWithDiagnostics(app: DocumentSource, options: ExportOption
     app.cachedAnnotations?.() ??
     readAnnotations(routes, { sources: options.sources ?? [] });
   const ctx: BuildContext = { version, uses: [] };
+  const componentRefs = new ComponentRefs();
   const diagnostics: Diagnostic[] = [...annotations.diagnostics];
 
   const paths: OpenApiDocument['paths'] = {};
@@ -182,6 +150,7 @@ export function exportWithDiagnostics(app: DocumentSource, options: ExportOption
         if (item[method]) continue; // an earlier route already owns this method and path
         const id = claim(route.name ?? generatedId(method, variant.path), method, ids);
         const operation = buildOperation(variant, doc, id, ctx);
+        const errors = app.errorDocument?.(route) ?? null;
         const code = app.codeSchemas?.(route, version === '3.0.3' ? 'openapi-3.0' : 'draft-2020-12') ?? null;
         const codeChecks = code !== null && documentCode(operation, code);
         if (
@@ -190,14 +159,16 @@ export function exportWithDiagnostics(app: DocumentSource, options: ExportOption
             doc !== undefined &&
             hasRequestChecks(routeContract(doc, route.info.params)))
         )
-          documentValidation(operation, app.errorDocument?.(route) ?? null);
+          documentValidation(operation, errors, app.invalidDocument?.(route) ?? null);
         if (route.webSocket === true) documentWebSocket(operation);
+        else documentFrameworkAnswers(operation, route, errors);
+        componentRefs.refer(operation, doc);
         item[method] = operation;
       }
       for (const tag of doc?.tags ?? []) if (!tagNames.includes(tag)) tagNames.push(tag);
       for (const s of doc?.security ?? []) {
         const key = `${doc?.file}:${s.line}`;
-        if (security[s.scheme] || reportedSchemes.has(key)) continue;
+        if (s.scheme === ANONYMOUS_SCHEME || security[s.scheme] || reportedSchemes.has(key)) continue;
         reportedSchemes.add(key);
         diagnostics.push({
           code: 'UNDEFINED_SECURITY_SCHEME',
@@ -223,12 +194,18 @@ export function exportWithDiagnostics(app: DocumentSource, options: ExportOption
     });
   }
 
-  const document: OpenApiDocument = { openapi: version, info: info(app, version), paths };
+  const publicByRoot = statePublicOperations(paths);
   const servers = app.config?.openapi?.servers;
+  const document: OpenApiDocument = {
+    openapi: version,
+    info: info(app, version),
+    paths: servers?.length ? relativePaths(paths, servers, serversBasePath(servers)) : paths,
+  };
   if (servers?.length) document.servers = servers;
-  if (statePublicOperations(paths)) document.security = [];
+  if (publicByRoot) document.security = [];
   const components: Record<string, unknown> = {};
   if (Object.keys(componentSchemas).length) components.schemas = componentSchemas;
+  Object.assign(components, componentRefs.components());
   // Only the schemes some operation names: a declared scheme nothing requires documents nothing.
   const named = new Set(namedSchemes(paths));
   const schemes = Object.entries(security).filter(([name]) => named.has(name));

@@ -166,7 +166,8 @@ export function formContract(
     const type = parseType(p.type);
     if (type === null) continue;
     const item = type.kind === 'array' ? type.items : type;
-    const json = item.kind === 'ref' || (item.kind === 'primitive' && item.name === 'object');
+    const json =
+      item.kind === 'ref' || item.kind === 'object' || (item.kind === 'primitive' && item.name === 'object');
     fields.push({
       name: p.name,
       required: p.required,

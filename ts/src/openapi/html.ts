@@ -105,12 +105,27 @@ function contentHtml(contentValue: unknown): string {
     .join('');
 }
 
-function operationHtml(path: string, method: string, op: Json): string {
+/** A `$ref` to `components.parameters`, `.responses` or `.requestBodies`, replaced by what it names. */
+type Resolve = (value: unknown) => unknown;
+
+function componentResolver(document: OpenApiDocument): Resolve {
+  const components = asObject(document.components);
+  return (value) => {
+    const ref = asObject(value).$ref;
+    const m =
+      typeof ref === 'string'
+        ? /^#\/components\/(parameters|responses|requestBodies)\/(.+)$/.exec(ref)
+        : null;
+    return m === null ? value : (asObject(components[m[1] ?? ''])[m[2] ?? ''] ?? value);
+  };
+}
+
+function operationHtml(path: string, method: string, op: Json, resolve: Resolve): string {
   const tags = asArray(op.tags).map((t) => `<span class="tag">${escapeHtml(t)}</span>`);
   const security = asArray(op.security).flatMap((s) => Object.keys(asObject(s)));
-  const body = asObject(op.requestBody);
+  const body = asObject(resolve(op.requestBody));
   const responses = Object.entries(asObject(op.responses)).map(([status, r]) => {
-    const response = asObject(r);
+    const response = asObject(resolve(r));
     return `<tr><td><code>${escapeHtml(status)}</code></td><td>${escapeHtml(response.description)}${contentHtml(
       response.content,
     )}</td></tr>`;
@@ -126,7 +141,7 @@ ${op.summary ? `<p class="summary">${escapeHtml(op.summary)}</p>` : ''}${
 }<p class="muted">operationId <code>${escapeHtml(op.operationId)}</code>${tags.length ? ` · ${tags.join(' ')}` : ''}${
     security.length ? ` · security: ${security.map((s) => `<code>${escapeHtml(s)}</code>`).join(', ')}` : ''
   }</p>
-${parametersHtml(asArray(op.parameters))}${
+${parametersHtml(asArray(op.parameters).map(resolve))}${
   op.requestBody
     ? `<h4>Request body${body.required === true ? ' <span class="muted">(required)</span>' : ''}</h4>${contentHtml(body.content)}`
     : ''
@@ -147,6 +162,8 @@ th,td{border:1px solid #e3e7ed;padding:4px 8px;text-align:left;vertical-align:to
 pre.example{background:#0f1720;color:#e6edf3;padding:8px 12px;border-radius:4px;overflow:auto}
 .media{margin:4px 0}nav ol{columns:2}h4{margin:12px 0 4px}`;
 
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
 /**
  * @example
  * res.html(generateHtml(OpenApiExporter.export(app)));
@@ -155,10 +172,13 @@ export function generateHtml(document: OpenApiDocument): string {
   const info = asObject(document.info);
   const operations: string[] = [];
   const toc: string[] = [];
+  const resolve = componentResolver(document);
   for (const [path, item] of Object.entries(asObject(document.paths))) {
     for (const [method, op] of Object.entries(asObject(item))) {
+      // A Path Item also holds `servers`, `parameters`, `summary`…: only its operations are listed.
+      if (!HTTP_METHODS.has(method)) continue;
       const operation = asObject(op);
-      operations.push(operationHtml(path, method, operation));
+      operations.push(operationHtml(path, method, operation, resolve));
       toc.push(
         `<li><a href="#${escapeHtml(anchor('op', operation.operationId ?? `${method}-${path}`))}">${escapeHtml(
           method.toUpperCase(),

@@ -171,6 +171,19 @@ export function buildOperation(
   if (body) op.requestBody = body;
   op.responses = responses(doc, ctx);
   if (doc?.deprecated) op.deprecated = true;
-  if (doc?.security.length) op.security = doc.security.map((s) => ({ [s.scheme]: [] }));
+  if (doc?.security.length) op.security = securityRequirements(doc);
   return op;
 }
+
+/**
+ * `@security` lines are alternatives; `@security none` is the anonymous one (`{}`), so `none` beside
+ * `bearerAuth` says the operation takes a token but does not need one (`[{}, { bearerAuth: [] }]`), and
+ * `none` alone says it is public (`[]`).
+ */
+function securityRequirements(doc: OperationDoc): Record<string, string[]>[] {
+  const requirements = doc.security.map((s) => (s.scheme === ANONYMOUS_SCHEME ? {} : { [s.scheme]: [] }));
+  return requirements.every((r) => Object.keys(r).length === 0) ? [] : requirements;
+}
+
+/** The `@security` name of the anonymous alternative. */
+export const ANONYMOUS_SCHEME = 'none';

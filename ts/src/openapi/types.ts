@@ -31,6 +31,8 @@ export type RegisteredRoute = {
   validated?: boolean;
   /** A WebSocket route (`app.ws`): documented with its 101 answer. */
   webSocket?: boolean;
+  /** Path parameters resolved by a binding (`app.bind`): the route answers 404 when one finds nothing. */
+  bound?: string[];
 };
 
 /** The `openapi` key of the Application's config (docs/framework/configuration.md). */
@@ -75,6 +77,11 @@ export interface DocumentSource {
    */
   errorDocument?(route: RegisteredRoute): { contentType: string; schema: object } | null;
   /**
+   * The status and body a validation refusal of the route answers with, when the application declares
+   * them (`onInvalid: { status, schema, handler }`); `null`: the error shape's 400.
+   */
+  invalidDocument?(route: RegisteredRoute): { status: number; contentType: string; schema?: object } | null;
+  /**
    * The route's contract in code (its `schema` option) as JSON Schema in `target`'s dialect, or `null`
    * without one.
    */
@@ -113,7 +120,9 @@ export type DiagnosticCode =
   | 'MIXED_BODY'
   | 'DUPLICATE_SCHEMA'
   | 'DUPLICATE_TAG'
+  | 'DUPLICATE_COMPONENT'
   | 'UNDEFINED_SCHEMA'
+  | 'UNDEFINED_COMPONENT'
   | 'UNDEFINED_SECURITY_SCHEME'
   | 'SOURCE_UNREADABLE'
   | 'BLOCK_NOT_ATTACHED';
@@ -142,6 +151,8 @@ export interface ParamDoc {
   description: string;
   /** The media types a `{file}` field declares (they become the part's `encoding.contentType`). */
   media?: string[];
+  /** The `@component parameter` it came from (`@param #Name`): written as a `$ref` to it. */
+  ref?: string;
   line: number;
 }
 
@@ -155,6 +166,8 @@ export interface ResponseDoc {
   /** Media types written on the `@response` line (they replace `@produces` for this response). */
   media?: string[];
   description: string;
+  /** The `@component response` it came from (`@response 404 #Name`): written as a `$ref` to it. */
+  ref?: string;
   line: number;
 }
 
@@ -163,7 +176,20 @@ export interface BodyDoc {
   type: string;
   required: boolean;
   description: string;
+  /** The `@component requestBody` it came from (`@body #Name`): written as a `$ref` to it. */
+  ref?: string;
   line: number;
+}
+
+/**
+ * `@component parameter|response|requestBody Name …`: parameters, responses and request bodies written
+ * once and used by name (`@param #Name`, `@response 404 #Name`, `@body #Name`), each with the file that
+ * defines it. A response component has no status of its own (its `status` is `''`).
+ */
+export interface ComponentDocs {
+  parameters: Record<string, ParamDoc & { file: string }>;
+  responses: Record<string, ResponseDoc & { file: string }>;
+  requestBodies: Record<string, BodyDoc & { file: string }>;
 }
 
 /** Everything one annotation block says about an operation. */
@@ -213,6 +239,8 @@ export interface AnnotationSet {
   schemas: Record<string, SchemaDoc>;
   /** `@tag` descriptions by tag name (absent in sets stored before tags had descriptions). */
   tags?: Record<string, TagDoc>;
+  /** `@component` definitions (absent in sets stored before components existed). */
+  components?: ComponentDocs;
   /** Problems found while reading (export adds its own: undefined schemas and security schemes). */
   diagnostics: Diagnostic[];
 }

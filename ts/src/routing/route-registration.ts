@@ -205,7 +205,7 @@ export class Route {
   }
 
   /** The route as the tooling lists it (the route list, the OpenAPI exporter): `info` is the engine's metadata of it. */
-  describe(info: RouteInfo, validated = false): RegisteredRoute {
+  describe(info: RouteInfo, validated = false, bound: readonly string[] = []): RegisteredRoute {
     return {
       id: this.id,
       methods: [...info.methods],
@@ -227,3 +227,4 @@ export function checkedLimit(bytes: number): number {
     throw new RangeError(`bodyLimit(${String(bytes)}): expected a whole number of bytes, 0 or more`);
   return bytes;
 }
+      ...(bound.length > 0 ? { bound: [...bound] } : {}),

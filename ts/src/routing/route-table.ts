@@ -149,7 +149,9 @@ export class RouteTable {
     const infos = this.infos();
     return this.routes.flatMap((route) => {
       const info = infos[route.id];
-      return info === undefined ? [] : [route.describe(info, validated(route))];
+      if (info === undefined) return [];
+      const bound = route.paramNames.filter((name) => this.bindings.has(name));
+      return [route.describe(info, validated(route), bound)];
     });
   }
 

@@ -15,7 +15,7 @@ import type { Request } from '../core/request.js';
 import type { Response } from '../core/response.js';
 import type { CodeContractDocument, JsonSchemaTarget } from '../openapi/types.js';
 import type { ContractSchema, RouteSchemas } from './schema-types.js';
-import type { ValidationDetail } from './validation.js';
+import { detailAt, type ValidationDetail } from './validation.js';
 
 /** The parts of a request a code-first contract checks, in the order they are checked. */
 export const CODE_PARTS = ['params', 'query', 'headers', 'cookies', 'body'] as const;
@@ -99,12 +99,18 @@ function partCheck(part: CodePart, schema: ContractSchema, compile: CompileJsonS
   };
 }
 
-/** An issue as a detail: its path joined with `/` (`tags/0`), `''` for the part itself. */
+/**
+ * An issue as a detail: its path joined with `/` (`tags/0`), `''` for the part itself. Standard Schema
+ * gives no keyword; zod and arktype name the issue's kind in `code`, valibot in `type`.
+ */
 function detailOf(location: ValidationDetail['in'], issue: StandardSchemaV1.Issue): ValidationDetail {
   const path = (issue.path ?? []).map((segment) =>
     String(typeof segment === 'object' && segment !== null ? segment.key : segment),
   );
-  return { in: location, name: path.join('/'), message: issue.message };
+  const kind = issue as { code?: unknown; type?: unknown };
+  const keyword =
+    typeof kind.code === 'string' ? kind.code : typeof kind.type === 'string' ? kind.type : 'schema';
+  return detailAt(location, path, keyword, issue.message);
 }
 
 /** What a part's schema is given: the path parameters, the query (a repeated name as an array), … */

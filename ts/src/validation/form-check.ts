@@ -18,11 +18,16 @@ import type { Request } from '../core/request.js';
 import type { FieldContract, FileContract, FormContract } from '../openapi/form.js';
 import type { JsonSchema } from '../openapi/grammar/type-expr.js';
 
-/** One violation, by field name (validation.ts reports it `in: 'body'`). */
+/** One violation, by field name (validation.ts reports it `in: 'body'`), with the keyword it breaks. */
 export interface FormProblem {
   name: string;
   message: string;
+  /** The JSON Schema keyword the form breaks (`required`, `maxItems`, `contentMediaType`, `type`). */
+  keyword: string;
 }
+
+/** What is wrong with a field, before it has a name. */
+type Issue = { message: string; keyword: string };
 
 export interface FormReading {
   problems: FormProblem[];
@@ -57,25 +62,26 @@ export function checkForm(
 ): FormReading {
   const problems: FormProblem[] = [];
   for (const file of form.files) {
-    const message = fileProblem(
+    const issue = fileProblem(
       file,
       files.filter((f) => f.fieldname === file.name),
       Object.hasOwn(fields, file.name),
     );
-    if (message !== null) problems.push({ name: file.name, message });
+    if (issue !== null) problems.push({ name: file.name, ...issue });
   }
   const values: Record<string, unknown> = {};
   for (const field of form.fields) {
     const sentAsFile = files.some((f) => f.fieldname === field.name);
     const raw = Object.hasOwn(fields, field.name) ? fields[field.name] : undefined;
     if (raw === undefined) {
-      if (sentAsFile) problems.push({ name: field.name, message: 'must be a form field, not a file' });
+      if (sentAsFile)
+        problems.push({ name: field.name, message: 'must be a form field, not a file', keyword: 'type' });
       // A required field that is absent is reported by ajv, with the fields' other problems.
       continue;
     }
     const read = fieldValue(field, raw);
     if ('problem' in read) {
-      problems.push({ name: field.name, message: read.problem });
+      problems.push({ name: field.name, ...read.problem });
       continue;
     }
     values[field.name] = read.value;
@@ -98,17 +104,17 @@ export function partProblem(
   const name = part.fieldname;
   const fileContract = form.files.find((f) => f.name === name);
   const fieldContract = form.fields.find((f) => f.name === name);
-  let message: string | null = null;
+  let issue: Issue | null = null;
   if (part.file !== null) {
-    if (fieldContract !== undefined) message = 'must be a form field, not a file';
+    if (fieldContract !== undefined) issue = { message: 'must be a form field, not a file', keyword: 'type' };
     else if (fileContract !== undefined) {
       const sent = [...files.filter((f) => f.fieldname === name), part.file];
-      message = fileProblem({ ...fileContract, min: null }, sent, false);
+      issue = fileProblem({ ...fileContract, min: null }, sent, false);
     }
-  } else if (fileContract !== undefined) message = 'must be a file';
+  } else if (fileContract !== undefined) issue = { message: 'must be a file', keyword: 'type' };
   else if (fieldContract !== undefined && !fieldContract.array && Object.hasOwn(fields, name))
-    message = 'must be sent once (got 2 values)';
-  return message === null ? null : { name, message };
+    issue = { message: 'must be sent once (got 2 values)', keyword: 'maxItems' };
+  return issue === null ? null : { name, ...issue };
 }
 
 /** The plain fields as one object schema, which ajv checks {@link FormReading.values} against. */
@@ -119,27 +125,38 @@ export function fieldsSchema(fields: readonly FieldContract[]): JsonSchema {
 }
 
 /** The problem with a file field's files, or `null`. `asField`: the name came as a plain field instead. */
-function fileProblem(file: FileContract, sent: readonly SentFile[], asField: boolean): string | null {
+function fileProblem(file: FileContract, sent: readonly SentFile[], asField: boolean): Issue | null {
   if (sent.length === 0) {
-    if (asField) return 'must be a file';
-    return file.required ? 'is required' : null;
+    if (asField) return { message: 'must be a file', keyword: 'type' };
+    return file.required ? { message: 'is required', keyword: 'required' } : null;
   }
-  if (!file.multiple && sent.length > 1) return `must be a single file (got ${sent.length})`;
+  if (!file.multiple && sent.length > 1)
+    return { message: `must be a single file (got ${sent.length})`, keyword: 'maxItems' };
   if (file.min !== null && sent.length < file.min)
-    return `must have at least ${file.min} file${file.min === 1 ? '' : 's'} (got ${sent.length})`;
+    return {
+      message: `must have at least ${file.min} file${file.min === 1 ? '' : 's'} (got ${sent.length})`,
+      keyword: 'minItems',
+    };
   if (file.max !== null && sent.length > file.max)
-    return `must have at most ${file.max} file${file.max === 1 ? '' : 's'} (got ${sent.length})`;
+    return {
+      message: `must have at most ${file.max} file${file.max === 1 ? '' : 's'} (got ${sent.length})`,
+      keyword: 'maxItems',
+    };
   if (file.media.length > 0) {
     const wrong = sent.find((f) => !file.media.some((m) => mediaMatches(m, f.mimetype)));
     if (wrong !== undefined)
-      return `must be ${file.media.join(' or ')} (got ${wrong.mimetype || 'no type'} in ${JSON.stringify(wrong.filename)})`;
+      return {
+        message: `must be ${file.media.join(' or ')} (got ${wrong.mimetype || 'no type'} in ${JSON.stringify(wrong.filename)})`,
+        keyword: 'contentMediaType',
+      };
   }
   return null;
 }
 
 /** A field's value as ajv checks it (a string, a list, parsed JSON), or what is wrong with it. */
-function fieldValue(field: FieldContract, raw: string | string[]): { value: unknown } | { problem: string } {
-  if (!field.array && Array.isArray(raw)) return { problem: `must be sent once (got ${raw.length} values)` };
+function fieldValue(field: FieldContract, raw: string | string[]): { value: unknown } | { problem: Issue } {
+  if (!field.array && Array.isArray(raw))
+    return { problem: { message: `must be sent once (got ${raw.length} values)`, keyword: 'maxItems' } };
   const list = Array.isArray(raw) ? raw : [raw];
   // A copy: ajv coerces the values it checks in place, and the handler reads the strings as sent.
   if (!field.json) return { value: field.array ? [...list] : raw };
@@ -148,7 +165,7 @@ function fieldValue(field: FieldContract, raw: string | string[]): { value: unkn
     try {
       parsed.push(JSON.parse(text));
     } catch {
-      return { problem: 'must be JSON' };
+      return { problem: { message: 'must be JSON', keyword: 'contentMediaType' } };
     }
   }
   return { value: field.array ? parsed : parsed[0] };

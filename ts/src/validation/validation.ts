@@ -50,11 +50,34 @@ export interface ValidateOptions {
   responses?: boolean | 'log' | 'throw';
   /**
    * The answer to a request that breaks the contract, when the default 400 `{ error, code, details }`
-   * is not the API's error body (Fastify's `schemaErrorFormatter` plays the same part).
+   * is not the API's error body (Fastify's `schemaErrorFormatter` plays the same part). A function
+   * answers; an {@link InvalidAnswer} also tells the OpenAPI document the status and body it answers
+   * with (the exporter cannot read a `Response`), which a bare function leaves documented as the 400.
    *
    * @example { onInvalid: (error) => new Response().status(400).json({ message: error.message }) }
+   * @example { onInvalid: { status: 422, schema: ErrorsSchema, handler: (error) => new Response().status(422).json(toErrors(error)) } }
    */
-  onInvalid?: (error: RequestValidationError, req: Request) => Response;
+  onInvalid?: InvalidHandler | InvalidAnswer;
+}
+
+/** Answers a request that breaks its route's contract. */
+export type InvalidHandler = (error: RequestValidationError, req: Request) => Response;
+
+/** An `onInvalid` answer with what it answers, for the OpenAPI document. */
+export interface InvalidAnswer {
+  /** Builds the answer. */
+  handler: InvalidHandler;
+  /** The status the handler answers with: documented in place of the 400. */
+  status: number;
+  /** The JSON Schema of the body it answers with (OpenAPI 3.1's dialect). */
+  schema?: object;
+  /** The media type of that body; default `application/json`. */
+  contentType?: string;
+}
+
+/** The function of an `onInvalid` option, whichever form it was given in. */
+export function invalidHandler(onInvalid: ValidateOptions['onInvalid']): InvalidHandler | undefined {
+  return typeof onInvalid === 'object' ? onInvalid.handler : onInvalid;
 }
 
 /** One violation: where, which parameter or body field, and what is wrong. */
@@ -62,7 +85,26 @@ export interface ValidationDetail {
   in: CheckedLocation | 'body';
   /** The parameter, or the body field as a path (`tags/0`); `''` for the body itself. */
   name: string;
+  /** The same place as a JSON Pointer (RFC 6901) into the part: `/tags/0`, `/limit`; `''` for the body itself. */
+  pointer: string;
+  /**
+   * What was broken: the JSON Schema keyword (`required`, `minLength`, `type`, `format`, …) for doc comments
+   * and JSON Schema contracts; for a Standard Schema, the library's own issue code when it gives one
+   * (zod's `too_small`), else `schema`.
+   */
+  keyword: string;
   message: string;
+}
+
+/** A detail at `segments` (unescaped keys) of the part `location`. */
+export function detailAt(
+  location: ValidationDetail['in'],
+  segments: readonly string[],
+  keyword: string,
+  message: string,
+): ValidationDetail {
+  const pointer = segments.map((s) => `/${s.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+  return { in: location, name: segments.join('/'), pointer, keyword, message };
 }
 
 /** The 400 a request that breaks its route's contract gets: `{ error, code: 400, details }`. */
@@ -182,7 +224,8 @@ export class ContractCompiler {
   ): RouteValidation | null {
     if (doc === undefined) return null;
     const contract = routeContract(doc, engineParams);
-    const checkRequest = options.requests === false ? null : this.#requestCheck(contract, options.onInvalid);
+    const checkRequest =
+      options.requests === false ? null : this.#requestCheck(contract, invalidHandler(options.onInvalid));
     const mode = responseMode(options.responses);
     const checkResponse = mode === null ? null : this.#responseCheck(label, contract, mode);
     return checkRequest === null && checkResponse === null ? null : { checkRequest, checkResponse };
@@ -190,7 +233,7 @@ export class ContractCompiler {
 
   #requestCheck(
     contract: RouteContract,
-    onInvalid: ValidateOptions['onInvalid'],
+    onInvalid: InvalidHandler | undefined,
   ): ((req: Request) => Response | null) | null {
     const params = contract.params;
     const validateParams = params.length === 0 ? null : this.#params().compile(paramsSchema(params));
@@ -227,7 +270,10 @@ export class ContractCompiler {
         parts.guard(
           streamedFormGuard(
             form,
-            (problem) => new RequestValidationError([{ in: 'body', ...problem }]),
+            (problem) =>
+              new RequestValidationError([
+                detailAt('body', [problem.name], problem.keyword, problem.message),
+              ]),
             (reading) => {
               const found = formDetails(reading, validateFields);
               return found.length === 0 ? null : new RequestValidationError(found);
@@ -346,13 +392,12 @@ function paramsInput(
   return input;
 }
 
-/** ajv's errors as details. `body`: the instance is the body; `null`: `{ path, query, header }`. */
 /** A form's problems, and its plain fields' against their types (`validateFields`), as details. */
 function formDetails(
   { problems, values }: FormReading,
   validateFields: ValidateFunction | null,
 ): ValidationDetail[] {
-  const found: ValidationDetail[] = problems.map((p) => ({ in: 'body', ...p }));
+  const found: ValidationDetail[] = problems.map((p) => detailAt('body', [p.name], p.keyword, p.message));
   if (validateFields !== null && !validateFields(values)) {
     // A field already found wrong (sent as a file, sent twice) is not also "required" or mistyped.
     const named = new Set(problems.map((p) => p.name));
@@ -362,6 +407,7 @@ function formDetails(
   return found;
 }
 
+/** ajv's errors as details. `body`: the instance is the body; `null`: `{ path, query, header }`. */
 function toDetails(errors: ErrorObject[] | null | undefined, body: 'body' | null): ValidationDetail[] {
   const details: ValidationDetail[] = [];
   for (const error of errors ?? []) {
@@ -373,10 +419,10 @@ function toDetails(errors: ErrorObject[] | null | undefined, body: 'body' | null
     const missing =
       error.keyword === 'required' ? (error.params as { missingProperty: string }).missingProperty : null;
     if (missing !== null) segments.push(missing);
-    const name = segments.join('/');
     const message = missing !== null ? 'is required' : (error.message ?? 'is invalid');
-    if (!details.some((d) => d.in === location && d.name === name && d.message === message))
-      details.push({ in: location, name, message });
+    const detail = detailAt(location, segments, error.keyword, message);
+    if (!details.some((d) => d.in === location && d.name === detail.name && d.message === message))
+      details.push(detail);
   }
   return details;
 }

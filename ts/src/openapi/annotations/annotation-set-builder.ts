@@ -7,12 +7,14 @@ import type { DocBlock } from '../grammar/comments.js';
 import type { ParsedBlock } from '../grammar/tags.js';
 import type {
   AnnotationSet,
+  ComponentDocs,
   Diagnostic,
   OperationDoc,
   RegisteredRoute,
   SchemaDoc,
   TagDoc,
 } from '../types.js';
+import { resolveReferences } from './component-references.js';
 import { parsedBlock, type SourceFile } from './source-cache.js';
 
 /** `"GET /tasks/:id"`: the key of {@link AnnotationSet.operations}. */
@@ -24,6 +26,7 @@ export class AnnotationSetBuilder {
   readonly operations: Record<string, OperationDoc> = {};
   readonly schemas: Record<string, SchemaDoc> = {};
   readonly tags: Record<string, TagDoc> = {};
+  readonly components: ComponentDocs = { parameters: {}, responses: {}, requestBodies: {} };
   readonly diagnostics: Diagnostic[] = [];
   /** Blocks already taken in (a block above a resource call is looked at once per route). */
   readonly #seen = new Set<ParsedBlock>();
@@ -36,6 +39,9 @@ export class AnnotationSetBuilder {
       this.diagnostics.push(...parsed.diagnostics);
       for (const schema of parsed.schemas) this.#addSchema(schema);
       for (const tag of parsed.tags) this.#addTag(tag);
+      for (const kind of ['parameters', 'responses', 'requestBodies'] as const)
+        for (const [name, definition] of Object.entries(parsed.components[kind]))
+          this.#addComponent(kind, name, definition);
     }
     return parsed;
   }
@@ -50,8 +56,38 @@ export class AnnotationSetBuilder {
   }
 
   build(): AnnotationSet {
-    const { operations, schemas, tags, diagnostics } = this;
-    return { version: 1, operations, schemas, tags, diagnostics };
+    const { schemas, tags, components, diagnostics } = this;
+    // A block documenting several routes is one object: resolved once, shared again.
+    const resolved = new Map<OperationDoc, OperationDoc>();
+    const operations: Record<string, OperationDoc> = {};
+    for (const [key, doc] of Object.entries(this.operations)) {
+      let done = resolved.get(doc);
+      if (done === undefined) {
+        done = resolveReferences(doc, components, (d) => diagnostics.push(d));
+        resolved.set(doc, done);
+      }
+      operations[key] = done;
+    }
+    const defined = Object.values(components).some((kind) => Object.keys(kind).length > 0);
+    return { version: 1, operations, schemas, tags, ...(defined ? { components } : {}), diagnostics };
+  }
+
+  #addComponent<K extends keyof ComponentDocs>(
+    kind: K,
+    name: string,
+    definition: ComponentDocs[K][string],
+  ): void {
+    const table = this.components[kind] as Record<string, ComponentDocs[K][string]>;
+    const earlier = table[name];
+    const shape = (d: ComponentDocs[K][string]) => JSON.stringify({ ...d, line: 0, file: '' });
+    if (earlier !== undefined && shape(earlier) !== shape(definition)) {
+      this.diagnostics.push({
+        code: 'DUPLICATE_COMPONENT',
+        file: definition.file,
+        line: definition.line,
+        message: `${definition.file}:${definition.line}: @component ${name} is already defined at ${earlier.file}:${earlier.line}`,
+      });
+    } else table[name] ??= definition;
   }
 
   #addSchema(schema: SchemaDoc): void {

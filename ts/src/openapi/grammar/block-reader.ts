@@ -4,7 +4,7 @@
  * reader in turn (the tags of a block are read in order: `@property` belongs to the last `@schema`).
  */
 
-import type { Diagnostic, DiagnosticCode, OperationDoc, SchemaDoc, TagDoc } from '../types.js';
+import type { ComponentDocs, Diagnostic, DiagnosticCode, OperationDoc, SchemaDoc, TagDoc } from '../types.js';
 import type { RawTag } from './tag-lexer.js';
 
 /** `@api VERB /path`: the route a block documents wherever it stands. */
@@ -25,6 +25,8 @@ export class BlockReader {
   /** The schema that `@property`, `@description` and `@example` describe: the last `@schema` read. */
   schema: SchemaDoc | null = null;
   readonly tagDocs: TagDoc[] = [];
+  /** `@component` definitions. */
+  readonly components: ComponentDocs = { parameters: {}, responses: {}, requestBodies: {} };
   readonly diagnostics: Diagnostic[] = [];
 
   constructor(file: string, startLine: number, leading: string) {

@@ -5,6 +5,7 @@
  */
 
 import { parseResponseLine } from '../media.js';
+import type { BodyDoc } from '../types.js';
 import type { BlockReader } from './block-reader.js';
 import { readParamTag } from './param-tag.js';
 import type { RawTag } from './tag-lexer.js';
@@ -37,18 +38,41 @@ function readDescription(reader: BlockReader, tag: RawTag): void {
   reader.operation.description = tag.text;
 }
 
-/** `@body {Type} [required|optional] - text`: the whole JSON body; required unless said otherwise. */
+/** `#Name`: a reference to a component (`@param #Limit`, `@body #NewTask`, `@response 404 #NotFound`). */
+const REFERENCE = /^#([A-Za-z_][\w.-]*)$/;
+
+/**
+ * `@body {Type} [required|optional] - text`: the whole JSON body; required unless said otherwise.
+ * `@body #Name` takes a `@component requestBody Name …`.
+ */
 function readBody(reader: BlockReader, tag: RawTag): void {
+  const reference = REFERENCE.exec(tag.text);
+  if (reference !== null) {
+    reader.operation.body = {
+      type: '',
+      required: true,
+      description: '',
+      ref: reference[1] ?? '',
+      line: tag.line,
+    };
+    return;
+  }
+  const body = parseBody(reader, tag);
+  if (body !== null) reader.operation.body = body;
+}
+
+/** The body `tag` describes, or `null` once reported. */
+export function parseBody(reader: BlockReader, tag: RawTag): BodyDoc | null {
   const m = execTyped(BODY, tag.text, 1);
   if (!m || parseType(m[1] ?? '') === null) {
     reader.report(
       'MALFORMED_TAG',
       tag.line,
-      `malformed @body "${tag.head}" (expected "{Type} [required|optional] - text")`,
+      `malformed @${tag.name} "${tag.head}" (expected "{Type} [required|optional] - text")`,
     );
-    return;
+    return null;
   }
-  reader.operation.body = {
+  return {
     type: (m[1] ?? '').trim(),
     required: m[2] !== 'optional',
     description: (m[3] ?? '').trim(),
@@ -62,13 +86,20 @@ function readProduces(reader: BlockReader, tag: RawTag): void {
   if (tag.head === '') reader.report('MALFORMED_TAG', tag.line, '@produces needs a media type');
 }
 
+/** `@response <status> …`, or `@response <status> #Name` for a `@component response Name …`. */
 function readResponse(reader: BlockReader, tag: RawTag): void {
+  const reference = /^(\d{3}|[1-5]XX|default)\s+#([A-Za-z_][\w.-]*)$/.exec(tag.text);
+  if (reference !== null) {
+    const [, status = '', ref = ''] = reference;
+    reader.operation.responses.push({ status, type: null, description: '', ref, line: tag.line });
+    return;
+  }
   const response = parseResponseLine(tag.text, tag.line);
   if (response === null) {
     reader.report(
       'MALFORMED_RESPONSE',
       tag.line,
-      `malformed @response "${tag.head}" (expected "<status> {Type} [media/type] text" or "<status> text")`,
+      `malformed @response "${tag.head}" (expected "<status> {Type} [media/type] text", "<status> text" or "<status> #Component")`,
     );
     return;
   }

@@ -5,7 +5,7 @@
 
 import { namesFile, parseFileType } from '../form.js';
 import { leadingMediaTypes } from '../media.js';
-import type { ParamLocation } from '../types.js';
+import type { ParamDoc, ParamLocation } from '../types.js';
 import type { BlockReader } from './block-reader.js';
 import type { RawTag } from './tag-lexer.js';
 import { execTyped, parseType, TYPE_KEYWORDS } from './type-expr.js';
@@ -21,8 +21,33 @@ const LOCATIONS: ReadonlyMap<string, ParamLocation> = new Map([
   ['formdata', 'formData'],
 ]);
 
-/** Adds the parameter to the block's operation, or reports `MALFORMED_PARAM`. */
+/** `@param #Limit`: a parameter defined once with `@component parameter Limit …`. */
+const PARAM_REFERENCE = /^#([A-Za-z_][\w.-]*)$/;
+
+/**
+ * Adds the parameter to the block's operation, or reports `MALFORMED_PARAM`. A reference (`#Name`) is
+ * added as it is, and replaced by its component once every block is read.
+ */
 export function readParamTag(reader: BlockReader, tag: RawTag): void {
+  const reference = PARAM_REFERENCE.exec(tag.text);
+  if (reference !== null) {
+    reader.operation.params.push({
+      name: '',
+      in: 'query',
+      type: '',
+      required: false,
+      description: '',
+      ref: reference[1] ?? '',
+      line: tag.line,
+    });
+    return;
+  }
+  const param = parseParam(reader, tag);
+  if (param !== null) reader.operation.params.push(param);
+}
+
+/** The parameter `tag` describes (`{type} name.in[.required] - text`), or `null` once reported. */
+export function parseParam(reader: BlockReader, tag: RawTag): ParamDoc | null {
   const m = execTyped(PARAM, tag.text, 1);
   const location = LOCATIONS.get((m?.[3] ?? '').toLowerCase());
   const flag = m?.[4]?.toLowerCase();
@@ -36,9 +61,9 @@ export function readParamTag(reader: BlockReader, tag: RawTag): void {
     reader.report(
       'MALFORMED_PARAM',
       tag.line,
-      `malformed @param "${tag.head}" (expected "{type [keyword=value …]} name.path|query|header|cookie|body|formData.required|optional - text"; keywords: ${TYPE_KEYWORDS.join(', ')})`,
+      `malformed @param "${tag.head}" (expected "{type [keyword=value …]} name.path|query|header|cookie|body|formData.required|optional - text", or "#Component"; keywords: ${TYPE_KEYWORDS.join(', ')})`,
     );
-    return;
+    return null;
   }
   const file = namesFile(type) ? parseFileType(type) : null;
   if (namesFile(type) && (location !== 'formData' || file === null)) {
@@ -49,12 +74,12 @@ export function readParamTag(reader: BlockReader, tag: RawTag): void {
         ? `malformed file type {${type}} in @param "${tag.head}" (expected {file}, {file[]}, {file[n]}, {file[n..m]}, {file[..m]} or {file[n..]})`
         : `@param "${tag.head}": a {file} is a field of a multipart form, written name.formData`,
     );
-    return;
+    return null;
   }
   // A file field may name its media types before the text (`image/png, image/jpeg - Photo`).
   const text = (m[5] ?? '').trim();
   const declared = file === null ? { media: [], rest: text } : leadingMediaTypes(text);
-  reader.operation.params.push({
+  return {
     name: m[2] ?? '',
     in: location,
     type,
@@ -63,5 +88,5 @@ export function readParamTag(reader: BlockReader, tag: RawTag): void {
     description: declared.rest.trim(),
     ...(declared.media.length > 0 ? { media: declared.media } : {}),
     line: tag.line,
-  });
+  };
 }

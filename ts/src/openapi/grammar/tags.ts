@@ -6,9 +6,10 @@
  * diagnostics naming `file:line`; parsing goes on.
  */
 
-import type { Diagnostic, OperationDoc, SchemaDoc, TagDoc } from '../types.js';
+import type { ComponentDocs, Diagnostic, OperationDoc, SchemaDoc, TagDoc } from '../types.js';
 import { type ApiLine, BlockReader } from './block-reader.js';
 import type { DocBlock } from './comments.js';
+import { readComponentTag } from './component-tags.js';
 import { isOperationTag, readOperationTag } from './operation-tags.js';
 import { readSchemaTag, SCHEMA_TAGS } from './schema-tags.js';
 import { type RawTag, splitTags } from './tag-lexer.js';
@@ -21,12 +22,14 @@ export interface ParsedBlock {
   schemas: SchemaDoc[];
   /** `@tag Name - description` lines (anywhere: in a block of their own, or beside other tags). */
   tags: TagDoc[];
+  /** `@component` definitions (anywhere, like `@schema`). */
+  components: ComponentDocs;
   diagnostics: Diagnostic[];
 }
 
 /** Whether a block found away from a call site is meant for us (ordinary JSDoc elsewhere is ignored). */
 export function isAnnotationBlock(block: DocBlock): boolean {
-  return block.lines.some((l) => /^\s*@(api|schema|tag)\b/.test(l.text));
+  return block.lines.some((l) => /^\s*@(api|schema|tag|component)\b/.test(l.text));
 }
 
 /**
@@ -39,6 +42,7 @@ export function parseBlock(block: DocBlock, file: string): ParsedBlock {
   let hasOperationTag = false;
   for (const tag of tags) {
     if (tag.name === 'tag') readTagTag(reader, tag);
+    else if (tag.name === 'component') readComponentTag(reader, tag);
     // `@description` and `@example` after a `@schema` describe the schema, not the operation.
     else if (reader.schema !== null && SCHEMA_TAGS.has(tag.name)) readSchemaTag(reader, tag);
     else if (!isOperationTag(tag.name) && !SCHEMA_TAGS.has(tag.name))
@@ -50,7 +54,13 @@ export function parseBlock(block: DocBlock, file: string): ParsedBlock {
     }
   }
   checkMixedBody(reader);
-  const described = reader.schemas.length > 0 || reader.tagDocs.length > 0;
+  const { components } = reader;
+  const defines =
+    Object.keys(components.parameters).length +
+      Object.keys(components.responses).length +
+      Object.keys(components.requestBodies).length >
+    0;
+  const described = reader.schemas.length > 0 || reader.tagDocs.length > 0 || defines;
   const operation = hasOperationTag || (leading !== '' && !described) ? reader.operation : null;
   if (operation && leading !== '' && operation.description === undefined) operation.description = leading;
   return {
@@ -58,6 +68,7 @@ export function parseBlock(block: DocBlock, file: string): ParsedBlock {
     operation,
     schemas: reader.schemas,
     tags: reader.tagDocs,
+    components,
     diagnostics: reader.diagnostics,
   };
 }

@@ -3,13 +3,16 @@
  * form.
  *
  *   type     := ['?'] base ['|null'] keyword*     nullable with a leading `?` or a trailing `|null`
- *   base     := integer | number | string | boolean | object | array | array<type> | SchemaName
+ *   base     := integer | number | string | boolean | object | array | array<type> | SchemaName | inline
+ *   inline   := '{' [field (',' field)*] '}'        an object written in place (TypeScript's spelling)
+ *   field    := name ['?'] ':' type               `?`: optional; a field without it is required
  *   keyword  := name '=' value                    JSON Schema 2020-12's own names (below)
  *   value    := a JSON literal (`3`, `true`, `"a b"`, `["x","y"]`), else the bare text up to a space
  *
  *   {string minLength=1 maxLength=200}   {integer minimum=1 maximum=100 default=20}
  *   {string format=email}   {string pattern=^[a-z0-9-]+$}   {string enum=["draft","published"]}
  *   {array<string minLength=1> minItems=1 uniqueItems=true}   {?string deprecated=true example="n/a"}
+ *   {{user: User, token: string}}   {array<{sku: string, qty: integer minimum=1}> minItems=1}
  *
  * The keywords go into the schema as they are, so validation enforces them and the document states them;
  * `example` becomes `examples: [value]` in 3.1 (`example` in 3.0.3), and an exclusive bound is written as
@@ -50,10 +53,19 @@ export const TYPE_KEYWORDS: readonly string[] = Object.keys(KEYWORDS);
 /** Keywords of one type (`minLength`, `default`, …), as JSON values. */
 export type TypeKeywords = Record<string, unknown>;
 
+/** A parsed type expression. */
 export type TypeExpr =
   | { kind: 'primitive'; name: Primitive; nullable: boolean; keywords?: TypeKeywords }
   | { kind: 'array'; items: TypeExpr; nullable: boolean; keywords?: TypeKeywords }
-  | { kind: 'ref'; name: string; nullable: boolean; keywords?: TypeKeywords };
+  | { kind: 'ref'; name: string; nullable: boolean; keywords?: TypeKeywords }
+  | { kind: 'object'; fields: ObjectField[]; nullable: boolean; keywords?: TypeKeywords };
+
+/** One field of an inline object type (`{name: string, note?: string}`). */
+export interface ObjectField {
+  name: string;
+  type: TypeExpr;
+  required: boolean;
+}
 
 const PRIMITIVES = ['integer', 'number', 'string', 'boolean', 'object'] as const;
 type Primitive = (typeof PRIMITIVES)[number];
@@ -87,6 +99,10 @@ function parseBase(text: string): TypeExpr | null {
     const items = parseType(array[1] ?? '');
     return items === null ? null : { kind: 'array', items, nullable };
   }
+  if (source.startsWith('{') && source.endsWith('}')) {
+    const fields = parseFields(source.slice(1, -1));
+    return fields === null ? null : { kind: 'object', fields, nullable };
+  }
   if ((PRIMITIVES as readonly string[]).includes(source)) {
     return { kind: 'primitive', name: source as Primitive, nullable };
   }
@@ -96,16 +112,61 @@ function parseBase(text: string): TypeExpr | null {
   return SCHEMA_NAME.test(source) ? { kind: 'ref', name: source, nullable } : null;
 }
 
+const FIELD = /^\s*(?:([A-Za-z_$][\w$-]*)|"((?:[^"\\]|\\.)*)")\s*(\?)?\s*:([\s\S]*)$/;
+
+/** `a: string, b?: integer minimum=1` → its fields; `null` when one is malformed or a name repeats. */
+function parseFields(text: string): ObjectField[] | null {
+  const fields: ObjectField[] = [];
+  if (text.trim() === '') return fields;
+  for (const part of splitTopLevel(text, ',')) {
+    const m = FIELD.exec(part);
+    if (m === null) return null;
+    const name = m[1] ?? JSON.parse(`"${m[2] ?? ''}"`);
+    const type = parseType(m[4] ?? '');
+    if (type === null || fields.some((f) => f.name === name)) return null;
+    fields.push({ name, type, required: m[3] === undefined });
+  }
+  return fields;
+}
+
+/** `text` split at each `separator` outside `<…>`, `{…}`, `[…]`, `(…)` and double-quoted strings. */
+function splitTopLevel(text: string, separator: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quoted = false;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '\\') i++;
+      else if (c === '"') quoted = false;
+    } else if (c === '"') quoted = true;
+    else if (c === '<' || c === '{' || c === '[' || c === '(') depth++;
+    else if (c === '>' || c === '}' || c === ']' || c === ')') depth--;
+    else if (depth === 0 && c === separator) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
 /**
  * `'array<string minLength=1> minItems=1'` → `['array<string minLength=1>', 'minItems=1']`: the type up to
- * the first space outside `<…>`, and the keywords after it.
+ * the first space outside `<…>` and `{…}`, and the keywords after it.
  */
 function splitKeywords(text: string): [string, string] {
   let depth = 0;
+  let quoted = false;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
-    if (c === '<') depth++;
-    else if (c === '>') depth--;
+    if (quoted) {
+      if (c === '\\') i++;
+      else if (c === '"') quoted = false;
+    } else if (c === '"' && depth > 0) quoted = true;
+    else if (c === '<' || c === '{') depth++;
+    else if (c === '>' || c === '}') depth--;
     else if (depth === 0 && (c === ' ' || c === '\t')) {
       // `?T | null` spells nullability with spaces: still the type.
       const after = text.slice(i).trimStart();
@@ -200,6 +261,7 @@ function fits(kind: (typeof KEYWORDS)[string], value: unknown): boolean {
 export function referencedSchemas(type: TypeExpr): string[] {
   if (type.kind === 'ref') return [type.name];
   if (type.kind === 'array') return referencedSchemas(type.items);
+  if (type.kind === 'object') return type.fields.flatMap((field) => referencedSchemas(field.type));
   return [];
 }
 
@@ -225,6 +287,10 @@ export function typeToSchema(type: TypeExpr, version: OpenApiVersion, extra: Jso
   }
   if (type.kind === 'array') {
     schema = { type: 'array', items: typeToSchema(type.items, version) };
+  } else if (type.kind === 'object') {
+    const properties = Object.fromEntries(type.fields.map((f) => [f.name, typeToSchema(f.type, version)]));
+    const required = type.fields.filter((f) => f.required).map((f) => f.name);
+    schema = { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
   } else {
     schema = { type: type.name };
   }
