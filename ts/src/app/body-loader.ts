@@ -2,16 +2,19 @@
  * How the kernel reads a request's body, once, when it is first asked for: whole (then parsed by its
  * `Content-Type`), or, for `multipart/form-data`, streamed — its files to disk within the upload limits,
  * deleted once the answer is out — or, on a route with `.uploads({ stream: true })`, handed to the handler
- * part by part (`req.parts()`).
+ * part by part (`req.parts()`). On a route that decompresses, a body sent with a `Content-Encoding` is
+ * decoded as it arrives, whichever way it is then read.
  */
 
 import { EMPTY_BODY, isMultipart, multipartBody, type ParsedBody, parseBody } from '../body/body.js';
+import { decodedChunks, requestCodings, unsupportedEncoding } from '../body/decompress.js';
 import { readMultipart, type UploadLimits } from '../body/multipart.js';
 import { PartStream } from '../body/multipart-parts.js';
 import { HttpError } from '../core/errors.js';
 import type { Outcome } from '../core/outcome.js';
 import { Response, StreamBody } from '../core/response.js';
 import type { IncomingInput } from '../http/dispatch.js';
+import { readLimited } from '../http/request-body.js';
 
 /**
  * One request's body: built only for a request that has one.
@@ -26,6 +29,7 @@ export class BodyLoader {
   readonly #input: IncomingInput;
   readonly #limit: number;
   readonly #uploads: () => UploadLimits;
+  readonly #decompress: () => boolean;
   /** Deletes the uploaded files, once a multipart body was read. */
   #release: (() => Promise<unknown>) | null = null;
   /** A body taken part by part: stopped once the answer is out. */
@@ -36,11 +40,13 @@ export class BodyLoader {
   /**
    * @param limit The route's, its group's or the application's body limit, in bytes.
    * @param uploads The upload limits that apply, asked for only when the body is multipart.
+   * @param decompress Whether the route decodes compressed bodies, asked for only when one is encoded.
    */
-  constructor(input: IncomingInput, limit: number, uploads: () => UploadLimits) {
+  constructor(input: IncomingInput, limit: number, uploads: () => UploadLimits, decompress: () => boolean) {
     this.#input = input;
     this.#limit = limit;
     this.#uploads = uploads;
+    this.#decompress = decompress;
   }
 
   /**
@@ -53,6 +59,10 @@ export class BodyLoader {
     const input = this.#input;
     const type = input.headers.get('content-type');
     const encoding = input.headers.get('content-encoding');
+    if (encoding !== undefined && this.#decompress()) {
+      const decoded = this.#decoded(type, encoding);
+      if (decoded !== null) return decoded;
+    }
     if (!isMultipart(type) || input.openBody === undefined) {
       const raw = input.readBody(this.#limit);
       if (!(raw instanceof Uint8Array)) return raw.then((bytes) => parseBody(bytes, type, encoding));
@@ -63,21 +73,27 @@ export class BodyLoader {
       }
     }
     if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity')
-      return Promise.reject(
-        new HttpError(415, `Content-Encoding ${JSON.stringify(encoding)} is not supported`),
-      );
+      return Promise.reject(unsupportedEncoding(encoding));
+    return this.#multipart(input.openBody(this.#limit), type as string);
+  };
+
+  /**
+   * A multipart body from its (decoded) chunks: its files streamed to disk, or, on a route with
+   * `.uploads({ stream: true })`, its parts handed to the handler as they come.
+   */
+  #multipart(chunks: AsyncIterable<Uint8Array>, type: string): Promise<ParsedBody> {
     const uploads = this.#uploads();
     if (uploads.stream === true) {
       // Opened now, read as the handler iterates: a body nobody iterates is cut after the answer.
       try {
-        const parts = new PartStream(input.openBody(this.#limit), type as string, uploads);
+        const parts = new PartStream(chunks, type, uploads);
         this.#parts = parts;
         return Promise.resolve({ ...EMPTY_BODY, kind: 'multipart', mediaType: 'multipart/form-data', parts });
       } catch (error) {
         return Promise.reject(error);
       }
     }
-    return readMultipart(input.openBody(this.#limit), type as string, uploads).then((body) => {
+    return readMultipart(chunks, type, uploads).then((body) => {
       if (this.#answered) {
         // Completed after its answer: nobody will see these files.
         body.cleanup().catch(() => undefined);
@@ -86,7 +102,27 @@ export class BodyLoader {
       this.#release = body.cleanup;
       return multipartBody(body, 'multipart/form-data');
     });
-  };
+  }
+
+  /**
+   * A body sent with a `Content-Encoding`, on a route that decompresses: decoded as it arrives, the limit
+   * held on the encoded bytes and on every decoder's output. `null` when the field names only `identity`.
+   */
+  #decoded(type: string | undefined, encoding: string): Promise<ParsedBody> | null {
+    let codings: ReturnType<typeof requestCodings>;
+    try {
+      codings = requestCodings(encoding);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (codings.length === 0) return null;
+    const input = this.#input;
+    const limit = this.#limit;
+    const encoded = input.openBody?.(limit) ?? whole(input.readBody(limit));
+    const decoded = decodedChunks(encoded, codings, limit);
+    if (isMultipart(type)) return this.#multipart(decoded, type as string);
+    return readLimited(decoded, limit, undefined).then((bytes) => parseBody(bytes, type));
+  }
 
   /**
    * The answer, once the body is set to be let go after it: uploaded files deleted (at once for a body
@@ -121,6 +157,11 @@ export class BodyLoader {
     // After the answer is handed to the transport (a body held whole is already in memory).
     setImmediate(() => release().catch(() => undefined));
   }
+}
+
+/** A body the transport reads whole, as chunks (a transport that cannot stream one). */
+async function* whole(bytes: Uint8Array | Promise<Uint8Array>): AsyncGenerator<Uint8Array> {
+  yield await bytes;
 }
 
 /** Why a body read fails once its request was answered (nobody sees it: the client has its answer). */

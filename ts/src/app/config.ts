@@ -111,6 +111,18 @@ export interface ApplicationConfig {
    * bounded by `bodyLimit`.
    */
   uploads?: UploadLimits;
+  /**
+   * Decode request bodies sent with `Content-Encoding: gzip` (or `x-gzip`), `deflate`, `br` or `zstd`,
+   * as they arrive, for every route; a route's or group's `.decompress()` goes over it. `bodyLimit` then
+   * counts the decoded bytes (and the encoded ones): a small body that would inflate past it is a 413 as
+   * soon as it does, never inflated whole. Corrupt data is a 400, another coding a 415. Default: off (a
+   * body with a `Content-Encoding` is a 415), as in Fastify until `@fastify/compress` is registered and
+   * in Hono: browsers never compress what they send, and a decoder is CPU and memory (its window) spent
+   * on behalf of whoever sends one.
+   *
+   * @example new Application({ decompress: true, bodyLimit: 10 * 1024 * 1024 });
+   */
+  decompress?: boolean;
   /** Secrets for signed cookies (`res.cookie(name, value, { signed: true })`, `req.signedCookie(name)`). */
   cookies?: CookiesConfig;
   /**

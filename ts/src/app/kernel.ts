@@ -60,6 +60,8 @@ export interface KernelSettings {
   cookies: CookieSigner | null;
   /** The application's upload limits (a route's or group's `.uploads()` goes over them). */
   uploads: UploadLimits | undefined;
+  /** Decode compressed request bodies (a route's or group's `.decompress()` goes over it). */
+  decompress: boolean;
 }
 
 /** What the kernel is built from. */
@@ -239,8 +241,11 @@ export class Kernel {
     const malformed = match?.malformed === true;
     const matched = match === null || malformed ? null : match.value;
     const body = input.hasBody
-      ? new BodyLoader(input, matched?.route.bodyLimitSetting ?? settings.bodyLimit, () =>
-          uploadLimits(settings.uploads, matched?.route.uploadsSetting),
+      ? new BodyLoader(
+          input,
+          matched?.route.bodyLimitSetting ?? settings.bodyLimit,
+          () => uploadLimits(settings.uploads, matched?.route.uploadsSetting),
+          () => matched?.route.decompressSetting ?? settings.decompress,
         )
       : null;
     const req = new Request({

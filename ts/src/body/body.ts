@@ -10,7 +10,8 @@
  *   the handler never looks at the body;
  * - `application/x-www-form-urlencoded` becomes a record (a repeated key becomes an array), `text/*` a
  *   string (in its declared charset), anything else stays bytes;
- * - a `Content-Encoding` other than `identity` is a 415: bodies are not decompressed.
+ * - a `Content-Encoding` other than `identity` is a 415, unless the route decompresses (decompress.ts
+ *   decodes the body before it reaches this parser).
  */
 import { HttpError } from '../http/errors.js';
 import type { MultipartBody, UploadedFile } from './multipart.js';

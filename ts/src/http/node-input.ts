@@ -103,13 +103,14 @@ export class NodeInput implements IncomingInput, HeaderSource {
     // Taken now, not when first read: an answer may go out before the reader starts.
     this.#bodyTaken = true;
     const req = this.#req;
-    const body = new LimitedBody(limit);
+    // Refused past a limit (its own, or a decoder's reading it): the connection closes after the answer.
+    const body = new LimitedBody(limit, () => {
+      if (!this.#stopped) this.bodyRefused = true;
+    });
     this.#streamed = body;
     // Piped, so a failure of the body (a limit, the cut of stopBody) stops the pipe and leaves the
     // request alone: destroying it would reset the socket, and a reset can lose the answer.
-    body.once('error', (error) => {
-      if (error instanceof HttpError && error.status === 413 && !this.#stopped) this.bodyRefused = true;
-    });
+    body.once('error', () => undefined);
     // Answered before the reader started (a middleware that did not wait for it): nothing to read.
     if (this.#stopped) {
       body.destroy(clientAborted());

@@ -47,19 +47,31 @@ export async function* limitedChunks(
  */
 export class LimitedBody extends Transform {
   readonly #limit: number;
+  readonly #onRefused: (() => void) | undefined;
   #total = 0;
 
-  constructor(limit: number) {
+  /**
+   * @param onRefused Called when the body is failed with a 413, its own limit's or its reader's (a
+   * decoder's output past the limit): at once, inside `destroy()`, so that the transport knows before it
+   * writes the answer that the rest of the body is not to be read.
+   */
+  constructor(limit: number, onRefused?: () => void) {
     // Room for a few of node's socket reads (64 KiB each): with the default 16 KiB every read would pause
     // the socket until the parser took it, and resume it after (a syscall pair per chunk).
     super({ highWaterMark: 256 * 1024 });
     this.#limit = limit;
+    this.#onRefused = onRefused;
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.#total += chunk.byteLength;
     if (this.#total > this.#limit) callback(tooLarge(this.#limit));
     else callback(null, chunk);
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    if (error instanceof HttpError && error.status === 413) this.#onRefused?.();
+    callback(error);
   }
 }
 

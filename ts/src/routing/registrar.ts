@@ -318,6 +318,7 @@ export class Group<
   #validate: ValidateConfig | undefined;
   #bodyLimit: number | undefined;
   #uploads: UploadLimits | undefined;
+  #decompress: boolean | undefined;
 
   /** @internal Created by `group()`. */
   constructor(sink: RouteSink, prefix: string, parent: AnyGroup | null) {
@@ -398,6 +399,23 @@ export class Group<
   get uploadsSetting(): UploadLimits | undefined {
     const outer = this.parent?.uploadsSetting;
     return outer === undefined ? this.#uploads : { ...outer, ...this.#uploads };
+  }
+
+  /**
+   * Decode compressed request bodies (`false`: refuse them with 415) on every route of the group (and of
+   * its nested groups), over the application's `decompress`; a route's own and an inner group's win.
+   * Chainable.
+   *
+   * @example app.group('/ingest', (g) => { … }).decompress();
+   */
+  decompress(on = true): this {
+    this.#decompress = on;
+    return this;
+  }
+
+  /** The decompression setting of this group or, failing that, of the nearest outer group that has one. */
+  get decompressSetting(): boolean | undefined {
+    return this.#decompress ?? this.parent?.decompressSetting;
   }
 
   /** The validation setting of this group or, failing that, of the nearest outer group that has one. */

@@ -25,6 +25,8 @@ export interface RouteGroup {
   readonly bodyLimitSetting: number | undefined;
   /** Outer groups' upload limits, then the group's over them. */
   readonly uploadsSetting: UploadLimits | undefined;
+  /** The decompression setting of the group or of its nearest outer group that has one. */
+  readonly decompressSetting: boolean | undefined;
   /** Outer groups' middleware first, then the group's. */
   middlewareChain(): MiddlewareRef[];
   /** The `onError` handler of the group or of its nearest outer group that has one. */
@@ -64,6 +66,7 @@ export class Route {
   #validate: ValidateConfig | undefined;
   #bodyLimit: number | undefined;
   #uploads: UploadLimits | undefined;
+  #decompress: boolean | undefined;
   #schemas: RouteSchemas | null = null;
 
   /** @internal Routes are created by `Application`/`Group` registration methods. */
@@ -156,6 +159,23 @@ export class Route {
   get uploadsSetting(): UploadLimits | undefined {
     const outer = this.group?.uploadsSetting;
     return outer === undefined ? this.#uploads : { ...outer, ...this.#uploads };
+  }
+
+  /**
+   * Decode this route's request bodies sent with `Content-Encoding: gzip`, `deflate`, `br` or `zstd`
+   * (`false`: refuse them with 415), over its group's and the application's `decompress`. The body limit
+   * then counts the decoded bytes. Chainable.
+   *
+   * @example app.post('/telemetry', ingest).decompress().bodyLimit(8 * 1024 * 1024);
+   */
+  decompress(on = true): this {
+    this.#decompress = on;
+    return this;
+  }
+
+  /** The route's decompression: its own, else its nearest group's; `undefined`: the application's. */
+  get decompressSetting(): boolean | undefined {
+    return this.#decompress ?? this.group?.decompressSetting;
   }
 
   /**
