@@ -9,7 +9,7 @@
  * @property {string minLength=1} name - Product name
  * @property {string} description - Free text
  * @property {number exclusiveMinimum=0} price - Price in USD, greater than 0
- * @property {integer enum=[1,2,3]} categoryId - Category (1 electronics, 2 books, 3 home)
+ * @property {integer minimum=1} categoryId - Category (1 electronics, 2 books, 3 home)
  * @property {array<string>} tags - Labels
  * @property {string format=date-time} createdAt - Creation time (ISO 8601)
  * @property {string format=date-time} updatedAt - Last change (ISO 8601)
