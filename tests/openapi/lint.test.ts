@@ -30,6 +30,7 @@ const KEPT_WARNINGS: Record<string, string[]> = {
   // The products document declares ApiError for its error answers (tests/e2e/error-table.test.ts
   // reads it from this document), yet no products route answers with it.
   products: ['warn no-unused-components #/components/schemas/ApiError'],
+  articles: [],
 };
 
 const versions: OpenApiVersion[] = ['3.1.0', '3.0.3'];

@@ -1,5 +1,5 @@
 /**
- * The applications whose documents the tests validate and snapshot: the two reference apps (when their
+ * The applications whose documents the tests validate and snapshot: the three reference apps (when their
  * modules exist: `ts/examples/<name>/app.ts`, exporting a `create…App()` factory) and the stand-in.
  */
 import { existsSync } from 'node:fs';
@@ -19,7 +19,7 @@ const security = {
 };
 export const SECURITY = security;
 
-function referenceApp(name: 'tasks' | 'products'): Subject {
+function referenceApp(name: 'tasks' | 'products' | 'articles'): Subject {
   const url = new URL(`../../ts/examples/${name}/app.ts`, import.meta.url);
   if (!existsSync(fileURLToPath(url))) return { name, load: null };
   return {
@@ -39,6 +39,7 @@ export function subjects(): Subject[] {
   return [
     referenceApp('tasks'),
     referenceApp('products'),
+    referenceApp('articles'),
     {
       name: 'mini-products',
       load: async () => (await import('./fixtures/mini-products.js')).createMiniProductsApp(),

@@ -103,7 +103,12 @@ export function createArticlesApp(options: ArticlesOptions = {}): Application {
   const token = options.token ?? (process.env.API_TOKEN || 'demo-token');
   const app = new Application({
     openapi: {
-      info: { title: 'Articles API', version: '1.0.0', description: 'Articles and their comments' },
+      info: {
+        title: 'Articles API',
+        version: '1.0.0',
+        description: 'Articles and their comments',
+        license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
+      },
       // The routes live under /api: the document's paths are relative to it (`/articles`, not `/api/articles`).
       servers: [{ url: '/api', description: 'The API on the server this document was loaded from' }],
     },
@@ -242,6 +247,7 @@ export function createArticlesApp(options: ArticlesOptions = {}): Application {
     /**
      * @summary List the tags in use
      * @response 200 {{tags: array<string>}} Sorted
+     * @response 4XX {Errors} Refused before the handler ran (a request target or head too large: 414, 431)
      * @tags Articles
      */
     api.get('/tags', (_req, res) => res.json({ tags: store.tags() })).name('tags.index');
