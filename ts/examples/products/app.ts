@@ -58,6 +58,11 @@
  */
 
 /**
+ * @component parameter ProductId {integer} id.path - Product id
+ * @component response ProductNotFound {Error} - No product has this id
+ */
+
+/**
  * @schema User
  * @property {integer} id - User id
  * @property {string} name - Display name
@@ -123,10 +128,10 @@ function registerApiRoutes(api: Registrar, products: ProductController): void {
 
   /**
    * @summary Show a product
-   * @param {integer} id.path.required - Product id
+   * @param #ProductId
    * @produces application/json
    * @response 200 {Product} The product
-   * @response 404 {Error} No product has this id
+   * @response 404 #ProductNotFound
    * @tags Products
    */
   api.get('/products/:id<int>', [products, 'show']).name('products.show');
@@ -151,7 +156,7 @@ function registerApiRoutes(api: Registrar, products: ProductController): void {
 
   /**
    * @summary Update a product
-   * @param {integer} id.path.required - Product id
+   * @param #ProductId
    * @param {string minLength=1 maxLength=200 pattern=\S} name.body.optional - Product name, not blank
    * @param {string maxLength=2000} description.body.optional - Free text
    * @param {number exclusiveMinimum=0 maximum=1000000} price.body.optional - Price in USD, greater than 0
@@ -161,7 +166,7 @@ function registerApiRoutes(api: Registrar, products: ProductController): void {
    * @response 200 {Product} The updated product
    * @response 400 {ValidationError} A value is invalid
    * @response 401 {AuthError} Missing or invalid bearer token
-   * @response 404 {Error} No product has this id
+   * @response 404 #ProductNotFound
    * @security bearerAuth
    * @tags Products
    */
@@ -169,10 +174,10 @@ function registerApiRoutes(api: Registrar, products: ProductController): void {
 
   /**
    * @summary Delete a product
-   * @param {integer} id.path.required - Product id
+   * @param #ProductId
    * @response 204 Deleted
    * @response 401 {AuthError} Missing or invalid bearer token
-   * @response 404 {Error} No product has this id
+   * @response 404 #ProductNotFound
    * @security bearerAuth
    * @tags Products
    */
@@ -181,12 +186,12 @@ function registerApiRoutes(api: Registrar, products: ProductController): void {
   /**
    * @summary Upload a product's image
    * @description Replaces the image the product had. One PNG, JPEG, GIF or WebP file, at most 5 MiB.
-   * @param {integer} id.path.required - Product id
+   * @param #ProductId
    * @param {file} image.formData.required image/png, image/jpeg, image/gif, image/webp - The picture
    * @response 201 {ProductImage} The stored image
    * @response 400 {ValidationError} No image, several, or a file of another type
    * @response 401 {AuthError} Missing or invalid bearer token
-   * @response 404 {Error} No product has this id
+   * @response 404 #ProductNotFound
    * @response 413 {Error} The image is larger than 5 MiB
    * @response 415 {Error} The body is not multipart/form-data
    * @security bearerAuth
@@ -201,7 +206,7 @@ function registerApiRoutes(api: Registrar, products: ProductController): void {
 
   /**
    * @summary Show a product's image
-   * @param {integer} id.path.required - Product id
+   * @param #ProductId
    * @response 200 {file} image/png, image/jpeg, image/gif, image/webp - The image, as uploaded
    * @response 404 {Error} No product has this id, or it has no image
    * @tags Products

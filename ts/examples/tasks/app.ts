@@ -18,6 +18,11 @@
  */
 
 /**
+ * @component parameter TaskId {string} id.path - The task id
+ * @component response TaskNotFound {Error} - No task has this id
+ */
+
+/**
  * @tag Tasks - The task list: create, list, show, update and delete tasks
  * @tag Meta - The API's name and version
  */
@@ -69,10 +74,10 @@ export function registerTasks(app: Registrar, options: TasksOptions = {}): void 
 
   /**
    * @summary Show a task
-   * @param {string} id.path.required - The task id
+   * @param #TaskId
    * @produces application/json
    * @response 200 {Task} The task
-   * @response 404 {Error} No task has this id
+   * @response 404 #TaskNotFound
    * @tags Tasks
    */
   app.get('/tasks/:id', [tasks, 'show']).name('tasks.show');
@@ -94,22 +99,22 @@ export function registerTasks(app: Registrar, options: TasksOptions = {}): void 
   /**
    * @summary Update a task
    * @description Merges the given fields over the stored task; `id` and `created_at` never change.
-   * @param {string} id.path.required - The task id
+   * @param #TaskId
    * @param {string minLength=1 maxLength=200 pattern=\S} title.body.optional - New title, not blank
    * @param {boolean} completed.body.optional - New state
    * @produces application/json
    * @response 200 {Task} The merged task
    * @response 400 {Error} A field has the wrong type
-   * @response 404 {Error} No task has this id
+   * @response 404 #TaskNotFound
    * @tags Tasks
    */
   app.put('/tasks/:id', [tasks, 'update']).name('tasks.update');
 
   /**
    * @summary Delete a task
-   * @param {string} id.path.required - The task id
+   * @param #TaskId
    * @response 204 Deleted
-   * @response 404 {Error} No task has this id
+   * @response 404 #TaskNotFound
    * @tags Tasks
    */
   app.delete('/tasks/:id', [tasks, 'destroy']).name('tasks.destroy');
