@@ -8,6 +8,7 @@ export type {
   DefaultEnv,
   Env,
   MiddlewareNames,
+  RouteContracts,
   ValidPart,
 } from '../core/context.js';
 export type {
@@ -57,7 +58,14 @@ export type {
   ParamEntries,
   PathParams,
 } from '../core/params.js';
-export { BodyNotReadError, type HeaderSource, headersFromMap, Request, Uri } from '../core/request.js';
+export {
+  BodyNotReadError,
+  type HeaderSource,
+  headersFromMap,
+  Request,
+  type RouteRequest,
+  Uri,
+} from '../core/request.js';
 export {
   type HeaderValue,
   type RequestView,

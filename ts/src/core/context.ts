@@ -58,6 +58,38 @@ export interface ContextVariableMap {}
 // biome-ignore lint/suspicious/noEmptyInterface: users augment it.
 export interface MiddlewareNames {}
 
+/**
+ * The contracts of the application's routes as generated declarations state them (`arbor types:export`
+ * writes a `.d.ts` that augments this interface), keyed `'METHOD /pattern'` as registered (group prefixes
+ * applied). A route registered with `app.get(pattern, handler)` whose key has an entry reads `valid` for
+ * `req.valid(part)`: a doc-comment route is typed as a code-first one is, with no cast. A route's own
+ * `schema` option wins over its entry.
+ *
+ * @example
+ * declare module 'arbor-router' {
+ *   interface RouteContracts {
+ *     'GET /tasks': { valid: { query: { limit: number; offset: number } } };
+ *   }
+ * }
+ * app.get('/tasks', (req, res) => res.json(list(req.valid('query').limit))); // limit: number
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: generated declarations augment it.
+export interface RouteContracts {}
+
+/**
+ * `E` with the validated input that {@link RouteContracts} declares for `'Method Pattern'`, if any (the
+ * route's type parameter is extended, not joined by a second one).
+ */
+export type DeclaredEnv<
+  E extends Env,
+  Method extends string,
+  Pattern extends string,
+> = `${Method} ${Pattern}` extends keyof RouteContracts
+  ? RouteContracts[`${Method} ${Pattern}`] extends { valid: infer V extends Env['Valid'] }
+    ? WithValid<E, V>
+    : E
+  : E;
+
 /** The environment of a route nobody typed: open variables, nothing validated. */
 // biome-ignore lint/complexity/noBannedTypes: the empty environment.
 export type DefaultEnv = {};

@@ -11,10 +11,20 @@ import type { Part, PartStream } from '../body/multipart-parts.js';
 import { lazyPackage } from '../builtins.js';
 import { type CookieSigner, parseCookies } from '../helpers/cookies.js';
 import type { HeaderSource, IncomingInput, UpgradeChannel } from '../http/dispatch.js';
-import type { DefaultEnv, Env, IsOpen, ValidOf, ValidPart, VariableKey, VariableValue } from './context.js';
+import type {
+  DeclaredEnv,
+  DefaultEnv,
+  Env,
+  IsOpen,
+  RouteContracts,
+  ValidOf,
+  ValidPart,
+  VariableKey,
+  VariableValue,
+} from './context.js';
 import { HttpError } from './errors.js';
 import type { Logger } from './logger.js';
-import type { AnyParams } from './params.js';
+import type { AnyParams, PathParams } from './params.js';
 
 export { type HeaderSource, headersFromMap } from '../http/dispatch.js';
 
@@ -573,3 +583,20 @@ export class Request<P extends AnyParams = AnyParams, E extends Env = DefaultEnv
     return body;
   }
 }
+
+/**
+ * The request of route `K` (`'METHOD /pattern'`, a key of the generated {@link RouteContracts}) as its
+ * registration types it: path parameters from the pattern, `req.valid(part)` from the contract. For a
+ * handler written apart from its registration, a controller method above all, where nothing infers them.
+ *
+ * @example
+ * class TaskController {
+ *   index(req: RouteRequest<'GET /tasks'>, res: Response) {
+ *     const { offset, limit } = req.valid('query'); // numbers, defaults applied: no cast
+ *     return res.json(store.list(offset, limit));
+ *   }
+ * }
+ */
+export type RouteRequest<K extends keyof RouteContracts & string> = K extends `${infer M} ${infer P}`
+  ? Request<PathParams<P>, DeclaredEnv<DefaultEnv, M, P>>
+  : never;

@@ -1,5 +1,5 @@
 import type { UploadLimits } from '../body/multipart.js';
-import type { DefaultEnv, Env, WithVariables } from '../core/context.js';
+import type { DeclaredEnv, DefaultEnv, Env, WithVariables } from '../core/context.js';
 import {
   type ErrorHandler,
   type ErrorHandlerOptions,
@@ -103,6 +103,21 @@ export abstract class Registrar<
   get<U extends string, const O extends RouteOptions>(
     uri: U,
     options: O,
+    handler: PatternHandler<
+      JoinPath<Prefix, U>,
+      B,
+      OptionsEnv<DeclaredEnv<E, 'GET', JoinPath<Prefix, U>>, O>
+    >,
+  ): Route;
+  get<U extends string>(
+    uri: U,
+    handler: PatternHandler<JoinPath<Prefix, U>, B, DeclaredEnv<E, 'GET', JoinPath<Prefix, U>>>,
+  ): Route;
+  // The same without the declared contract: identical for every verb, so that a verb chosen at run time
+  // (\`app[verb](uri, handler)\`) still has a signature every member of the union shares.
+  get<U extends string, const O extends RouteOptions>(
+    uri: U,
+    options: O,
     handler: PatternHandler<JoinPath<Prefix, U>, B, OptionsEnv<E, O>>,
   ): Route;
   get<U extends string>(uri: U, handler: PatternHandler<JoinPath<Prefix, U>, B, E>): Route;
@@ -111,6 +126,21 @@ export abstract class Registrar<
   }
 
   /** Registers a POST route. @example app.post('/tasks', async (req, res) => res.status(201).json(await createTask(req))); */
+  post<U extends string, const O extends RouteOptions>(
+    uri: U,
+    options: O,
+    handler: PatternHandler<
+      JoinPath<Prefix, U>,
+      B,
+      OptionsEnv<DeclaredEnv<E, 'POST', JoinPath<Prefix, U>>, O>
+    >,
+  ): Route;
+  post<U extends string>(
+    uri: U,
+    handler: PatternHandler<JoinPath<Prefix, U>, B, DeclaredEnv<E, 'POST', JoinPath<Prefix, U>>>,
+  ): Route;
+  // The same without the declared contract: identical for every verb, so that a verb chosen at run time
+  // (\`app[verb](uri, handler)\`) still has a signature every member of the union shares.
   post<U extends string, const O extends RouteOptions>(
     uri: U,
     options: O,
@@ -125,6 +155,21 @@ export abstract class Registrar<
   put<U extends string, const O extends RouteOptions>(
     uri: U,
     options: O,
+    handler: PatternHandler<
+      JoinPath<Prefix, U>,
+      B,
+      OptionsEnv<DeclaredEnv<E, 'PUT', JoinPath<Prefix, U>>, O>
+    >,
+  ): Route;
+  put<U extends string>(
+    uri: U,
+    handler: PatternHandler<JoinPath<Prefix, U>, B, DeclaredEnv<E, 'PUT', JoinPath<Prefix, U>>>,
+  ): Route;
+  // The same without the declared contract: identical for every verb, so that a verb chosen at run time
+  // (\`app[verb](uri, handler)\`) still has a signature every member of the union shares.
+  put<U extends string, const O extends RouteOptions>(
+    uri: U,
+    options: O,
     handler: PatternHandler<JoinPath<Prefix, U>, B, OptionsEnv<E, O>>,
   ): Route;
   put<U extends string>(uri: U, handler: PatternHandler<JoinPath<Prefix, U>, B, E>): Route;
@@ -133,6 +178,21 @@ export abstract class Registrar<
   }
 
   /** Registers a PATCH route. @example app.patch('/tasks/:id<int>', (req, res) => res.json(updateTask(req.param('id')))); */
+  patch<U extends string, const O extends RouteOptions>(
+    uri: U,
+    options: O,
+    handler: PatternHandler<
+      JoinPath<Prefix, U>,
+      B,
+      OptionsEnv<DeclaredEnv<E, 'PATCH', JoinPath<Prefix, U>>, O>
+    >,
+  ): Route;
+  patch<U extends string>(
+    uri: U,
+    handler: PatternHandler<JoinPath<Prefix, U>, B, DeclaredEnv<E, 'PATCH', JoinPath<Prefix, U>>>,
+  ): Route;
+  // The same without the declared contract: identical for every verb, so that a verb chosen at run time
+  // (\`app[verb](uri, handler)\`) still has a signature every member of the union shares.
   patch<U extends string, const O extends RouteOptions>(
     uri: U,
     options: O,
@@ -147,6 +207,21 @@ export abstract class Registrar<
   delete<U extends string, const O extends RouteOptions>(
     uri: U,
     options: O,
+    handler: PatternHandler<
+      JoinPath<Prefix, U>,
+      B,
+      OptionsEnv<DeclaredEnv<E, 'DELETE', JoinPath<Prefix, U>>, O>
+    >,
+  ): Route;
+  delete<U extends string>(
+    uri: U,
+    handler: PatternHandler<JoinPath<Prefix, U>, B, DeclaredEnv<E, 'DELETE', JoinPath<Prefix, U>>>,
+  ): Route;
+  // The same without the declared contract: identical for every verb, so that a verb chosen at run time
+  // (\`app[verb](uri, handler)\`) still has a signature every member of the union shares.
+  delete<U extends string, const O extends RouteOptions>(
+    uri: U,
+    options: O,
     handler: PatternHandler<JoinPath<Prefix, U>, B, OptionsEnv<E, O>>,
   ): Route;
   delete<U extends string>(uri: U, handler: PatternHandler<JoinPath<Prefix, U>, B, E>): Route;
@@ -158,6 +233,21 @@ export abstract class Registrar<
   options<U extends string, const O extends RouteOptions>(
     uri: U,
     options: O,
+    handler: PatternHandler<
+      JoinPath<Prefix, U>,
+      B,
+      OptionsEnv<DeclaredEnv<E, 'OPTIONS', JoinPath<Prefix, U>>, O>
+    >,
+  ): Route;
+  options<U extends string>(
+    uri: U,
+    handler: PatternHandler<JoinPath<Prefix, U>, B, DeclaredEnv<E, 'OPTIONS', JoinPath<Prefix, U>>>,
+  ): Route;
+  // The same without the declared contract: identical for every verb, so that a verb chosen at run time
+  // (\`app[verb](uri, handler)\`) still has a signature every member of the union shares.
+  options<U extends string, const O extends RouteOptions>(
+    uri: U,
+    options: O,
     handler: PatternHandler<JoinPath<Prefix, U>, B, OptionsEnv<E, O>>,
   ): Route;
   options<U extends string>(uri: U, handler: PatternHandler<JoinPath<Prefix, U>, B, E>): Route;
@@ -166,6 +256,21 @@ export abstract class Registrar<
   }
 
   /** Registers a HEAD route (a GET route answers HEAD already; register HEAD only to answer it differently). @example app.head('/files/:name', (req, res) => res.header('X-Size', 1024).status(200).send(null)); */
+  head<U extends string, const O extends RouteOptions>(
+    uri: U,
+    options: O,
+    handler: PatternHandler<
+      JoinPath<Prefix, U>,
+      B,
+      OptionsEnv<DeclaredEnv<E, 'HEAD', JoinPath<Prefix, U>>, O>
+    >,
+  ): Route;
+  head<U extends string>(
+    uri: U,
+    handler: PatternHandler<JoinPath<Prefix, U>, B, DeclaredEnv<E, 'HEAD', JoinPath<Prefix, U>>>,
+  ): Route;
+  // The same without the declared contract: identical for every verb, so that a verb chosen at run time
+  // (\`app[verb](uri, handler)\`) still has a signature every member of the union shares.
   head<U extends string, const O extends RouteOptions>(
     uri: U,
     options: O,
