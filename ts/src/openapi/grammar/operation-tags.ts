@@ -8,6 +8,7 @@ import { parseResponseLine } from '../media.js';
 import type { BodyDoc } from '../types.js';
 import type { BlockReader } from './block-reader.js';
 import { readParamTag } from './param-tag.js';
+import { componentReference, PLACEHOLDER } from './reference.js';
 import type { RawTag } from './tag-lexer.js';
 import { execTyped, parseType } from './type-expr.js';
 
@@ -38,23 +39,14 @@ function readDescription(reader: BlockReader, tag: RawTag): void {
   reader.operation.description = tag.text;
 }
 
-/** `#Name`: a reference to a component (`@param #Limit`, `@body #NewTask`, `@response 404 #NotFound`). */
-const REFERENCE = /^#([A-Za-z_][\w.-]*)$/;
-
 /**
  * `@body {Type} [required|optional] - text`: the whole JSON body; required unless said otherwise.
  * `@body #Name` takes a `@component requestBody Name …`.
  */
 function readBody(reader: BlockReader, tag: RawTag): void {
-  const reference = REFERENCE.exec(tag.text);
-  if (reference !== null) {
-    reader.operation.body = {
-      type: '',
-      required: true,
-      description: '',
-      ref: reference[1] ?? '',
-      line: tag.line,
-    };
+  const ref = componentReference(tag.text);
+  if (ref !== null) {
+    reader.operation.body = { ...PLACEHOLDER, required: true, ref, line: tag.line };
     return;
   }
   const body = parseBody(reader, tag);
@@ -88,9 +80,10 @@ function readProduces(reader: BlockReader, tag: RawTag): void {
 
 /** `@response <status> …`, or `@response <status> #Name` for a `@component response Name …`. */
 function readResponse(reader: BlockReader, tag: RawTag): void {
-  const reference = /^(\d{3}|[1-5]XX|default)\s+#([A-Za-z_][\w.-]*)$/.exec(tag.text);
-  if (reference !== null) {
-    const [, status = '', ref = ''] = reference;
+  const [status = '', ...rest] = tag.text.split(/\s+/);
+  const ref =
+    rest.length === 1 && /^(\d{3}|[1-5]XX|default)$/.test(status) ? componentReference(rest[0] ?? '') : null;
+  if (ref !== null) {
     reader.operation.responses.push({ status, type: null, description: '', ref, line: tag.line });
     return;
   }

@@ -7,6 +7,7 @@ import { namesFile, parseFileType } from '../form.js';
 import { leadingMediaTypes } from '../media.js';
 import type { ParamDoc, ParamLocation } from '../types.js';
 import type { BlockReader } from './block-reader.js';
+import { componentReference, PLACEHOLDER } from './reference.js';
 import type { RawTag } from './tag-lexer.js';
 import { execTyped, parseType, TYPE_KEYWORDS } from './type-expr.js';
 
@@ -21,23 +22,19 @@ const LOCATIONS: ReadonlyMap<string, ParamLocation> = new Map([
   ['formdata', 'formData'],
 ]);
 
-/** `@param #Limit`: a parameter defined once with `@component parameter Limit …`. */
-const PARAM_REFERENCE = /^#([A-Za-z_][\w.-]*)$/;
-
 /**
  * Adds the parameter to the block's operation, or reports `MALFORMED_PARAM`. A reference (`#Name`) is
  * added as it is, and replaced by its component once every block is read.
  */
 export function readParamTag(reader: BlockReader, tag: RawTag): void {
-  const reference = PARAM_REFERENCE.exec(tag.text);
-  if (reference !== null) {
+  const ref = componentReference(tag.text);
+  if (ref !== null) {
     reader.operation.params.push({
+      ...PLACEHOLDER,
       name: '',
       in: 'query',
-      type: '',
       required: false,
-      description: '',
-      ref: reference[1] ?? '',
+      ref,
       line: tag.line,
     });
     return;
