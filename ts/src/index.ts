@@ -12,6 +12,13 @@
  */
 
 export * from './app/index.js';
+export {
+  type ClientExportOptions,
+  type ContractSourceOptions,
+  exportClient,
+  exportRouteTypes,
+  type RouteTypesOptions,
+} from './client/emit/index.js';
 export type { EngineOptions, Order, ParamInfo, ParamKind, RouteInfo, RouteShape } from './engine/engine.js';
 export { RouteError, type RouteErrorCode } from './errors.js';
 export {

@@ -6,14 +6,18 @@
  *     arbor route:clear      remove the route cache
  *     arbor route:list       the routes, as a table or --json
  *     arbor openapi:export   the OpenAPI document, JSON or YAML
+ *     arbor types:export     the route contracts as a .d.ts (typed req.valid() for doc-comment routes)
+ *     arbor client:export    the typed client's module
  *
  * Exit codes: 0 ok, 1 failure, 2 usage error (see ./errors.ts).
  */
 import { Command, CommanderError, Option } from 'commander';
 import { arborVersion } from '../cache/version.js';
+import { clientExport } from './commands/client-export.js';
 import { openapiExport } from './commands/openapi-export.js';
 import { routeCache, routeClear } from './commands/route-cache.js';
 import { routeList } from './commands/route-list.js';
+import { typesExport } from './commands/types-export.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './errors.js';
 import { disableColours, paint, write } from './output.js';
 
@@ -95,6 +99,30 @@ export function createProgram(): Command {
     )
     .addOption(sourcesOption())
     .action(openapiExport);
+
+  program
+    .command('types:export')
+    .description("write the routes' contracts as a .d.ts: typed req.valid() for doc-comment routes")
+    .addOption(appOption())
+    .option('-o, --output <file>', 'the .d.ts to write (default: stdout)')
+    .option(
+      '--module <specifier>',
+      'the module the declarations augment, as the app imports Arbor',
+      'arbor-router',
+    )
+    .option('--check', 'write nothing: fail (exit 1) when the file differs from what the routes give now')
+    .addOption(sourcesOption())
+    .action(typesExport);
+
+  program
+    .command('client:export')
+    .description("write the typed client's module: route map, route names and createApiClient()")
+    .addOption(appOption())
+    .option('-o, --output <file>', 'the .ts module to write (default: stdout)')
+    .option('--client-module <specifier>', 'where it imports the client runtime from', 'arbor-router/client')
+    .option('--check', 'write nothing: fail (exit 1) when the file differs from what the routes give now')
+    .addOption(sourcesOption())
+    .action(clientExport);
 
   return program;
 }
