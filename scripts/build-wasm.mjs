@@ -10,6 +10,11 @@ import { ensureWasmToolchain, wasmBindgenPin } from './toolchain.mjs';
 
 const OUT = join('ts', 'src', 'engine', 'wasm-pkg');
 const STAMP = 'build.fingerprint';
+// `web`: ECMAScript bindings with an explicit `initSync({ module })`, and no file read of their own.
+// ts/src/engine/wasm-engine.ts hands them the module's bytes from wherever the runtime keeps them (the
+// file system on Node, Bun and Deno; a `.wasm` import on Workers; a fetch elsewhere). The `nodejs`
+// target's CommonJS reads the file itself with `require('fs')`, which only Node-like runtimes can load.
+const TARGET = 'web';
 
 function* rustInputs(root, dir) {
   for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
@@ -23,7 +28,7 @@ function* rustInputs(root, dir) {
 
 function fingerprint(root, toolchainKind) {
   const hash = createHash('sha256');
-  hash.update(`${toolchainKind} wasm-bindgen ${wasmBindgenPin(root)}\n`);
+  hash.update(`${toolchainKind} wasm-bindgen ${wasmBindgenPin(root)} --target ${TARGET}\n`);
   const files = ['Cargo.toml', 'Cargo.lock', ...[...rustInputs(root, 'crates')].sort()];
   for (const file of files) {
     if (!existsSync(join(root, file))) continue;
@@ -39,9 +44,9 @@ export function buildWasm(root) {
   const wasmFile = join(root, OUT, 'arbor_wasm_bg.wasm');
   const previous = existsSync(stampFile) ? readFileSync(stampFile, 'utf8').split('\n') : [];
   const previousKind = previous[0];
-  // wasm-bindgen's nodejs target emits CommonJS; this package is ESM, so mark the folder as CommonJS.
+  // The web target emits ECMAScript modules, as the package is: the folder says so for any reader.
   mkdirSync(join(root, OUT), { recursive: true });
-  writeFileSync(join(root, OUT, 'package.json'), '{ "type": "commonjs" }\n');
+  writeFileSync(join(root, OUT, 'package.json'), '{ "type": "module" }\n');
   if (previousKind && existsSync(wasmFile) && previous[1] === fingerprint(root, previousKind)) {
     log(`wasm: up to date (${previousKind} toolchain)`);
     return { rebuilt: false, kind: previousKind, ...sizes(wasmFile) };
@@ -56,7 +61,7 @@ export function buildWasm(root) {
   );
   const built = join(root, toolchain.targetDir, 'wasm32-unknown-unknown', 'release', 'arbor_wasm.wasm');
   mkdirSync(join(root, OUT), { recursive: true });
-  run(toolchain.wasmBindgen, ['--target', 'nodejs', '--out-dir', join(root, OUT), built], { cwd: root });
+  run(toolchain.wasmBindgen, ['--target', TARGET, '--out-dir', join(root, OUT), built], { cwd: root });
   writeFileSync(stampFile, `${toolchain.kind}\n${fingerprint(root, toolchain.kind)}\n`);
   const summary = sizes(wasmFile);
   log(

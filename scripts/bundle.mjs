@@ -1,5 +1,5 @@
-// The package's runtime as users load it: five bundles in dist/ts/src/bundle/ (the index, the Redis stores,
-// OpenTelemetry, metrics and the CLI), the code they share in chunks beside them, built by esbuild from tsc's output. Loading the
+// The package's runtime as users load it: six bundles in dist/ts/src/bundle/ (the index, its Workers entry,
+// the Redis stores, OpenTelemetry, metrics and the CLI), the code they share in chunks beside them, built by esbuild from tsc's output. Loading the
 // framework as its compiled modules, one file each, makes every start resolve, read and compile each of
 // them; one bundle does that once (the figures: docs/PERFORMANCE.md, "Start-up from the route cache").
 //
@@ -20,6 +20,9 @@ export function bundle(root) {
   buildSync({
     entryPoints: {
       index: join(src, 'index.js'),
+      // The `workerd` export condition: the index, with the WebAssembly module and the lazily required
+      // packages imported (ts/src/runtimes/workerd.ts).
+      workerd: join(src, 'runtimes', 'workerd.js'),
       'redis-store': join(src, 'stores', 'redis-store.js'),
       otel: join(src, 'ops', 'otel.js'),
       metrics: join(src, 'ops', 'metrics.js'),
@@ -36,6 +39,9 @@ export function bundle(root) {
     platform: 'node',
     target: 'node22',
     packages: 'external',
+    // The Workers entry's `.wasm` import stays an import, for the Worker's bundler to compile; its path
+    // holds from the bundle directory as from runtimes/.
+    external: ['*.wasm'],
     // Maps through tsc's maps to ts/src, for `--enable-source-maps` (prepack drops the link from the
     // package, which ships no sources).
     sourcemap: true,

@@ -159,7 +159,6 @@ function check() {
     else for (const target of Object.values(entry)) promised.add(target);
   }
   promised.add(`./dist/ts/src/${WASM_PKG}/arbor_wasm_bg.wasm`);
-  promised.add(`./dist/ts/src/${WASM_PKG}/arbor_wasm.js`);
   promised.add(`./dist/ts/src/${SWAGGER_COPY}/swagger-ui-bundle.js`);
   promised.add('./LICENSE');
   const missing = [...promised].filter((path) => !existsSync(join(root, path)));

@@ -77,9 +77,11 @@ function test(extraArgs) {
   buildTypeScript();
   // The wasm engine must be there: its absence fails the conformance suite instead of skipping it.
   // CI=true: a snapshot that is missing fails instead of being written (and passing), here as in CI.
+  // ARBOR_RUNTIMES=1: the Bun, Deno and workerd runs (tests/runtimes) happen here, once, and not again on
+  // the other Node lines (scripts/node-versions.mjs): the runtimes do not change with the Node driving them.
   timed('vitest', bin('vitest'), ['run', ...extraArgs], {
     cwd: root,
-    env: { ...process.env, ARBOR_REQUIRE_WASM: '1', CI: 'true' },
+    env: { ...process.env, ARBOR_REQUIRE_WASM: '1', ARBOR_RUNTIMES: '1', CI: 'true' },
   });
   log(`all gates passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -15,9 +15,9 @@
  *   child.ts --adapter <name> --out <file> --memory <table>                   (needs --expose-gc)
  */
 import { writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { measure } from 'mitata';
+import { wasm_memory } from '../../ts/src/engine/wasm-pkg/arbor_wasm.js';
 import type { ArborEngine } from './adapters/arbor.js';
 import { type Adapter, type Built, isArbor, loadAdapters } from './adapters/index.js';
 import { buildCases, type Case, MODES, type Mode, TABLES, type TableName } from './cases.js';
@@ -271,8 +271,5 @@ function measureMemory(a: Adapter, name: TableName, table: RouteTable): ChildRes
 /** The size of Arbor's WebAssembly memory (0 for another router): the module the adapter already loaded. */
 function wasmMemoryBytes(a: Adapter): number {
   if (!isArbor(a)) return 0;
-  const bindings = createRequire(import.meta.url)('../../ts/src/engine/wasm-pkg/arbor_wasm.js') as {
-    wasm_memory(): WebAssembly.Memory;
-  };
-  return bindings.wasm_memory().buffer.byteLength;
+  return wasm_memory().buffer.byteLength;
 }

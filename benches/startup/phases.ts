@@ -33,7 +33,6 @@ export type Phase = (typeof PHASES)[number];
 export function phaseSource(frameworkDir: string, probe: Probe): string {
   const dir = JSON.stringify(`${frameworkDir}/`);
   return `import { once } from 'node:events';
-import { createRequire } from 'node:module';
 ${HTTP_GET}
 const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 const spent = {};
@@ -53,7 +52,7 @@ const { Router } = await import(D + 'router/router.js');
 const { RouteCacheBoot } = await import(D + 'cache/boot.js');
 const { Application } = await import(D + 'app/index.js');
 add('framework import', cpu() - mark);
-const wasm = createRequire(D + 'engine/wasm-engine.js')('./wasm-pkg/arbor_wasm.js');
+const wasm = await import(D + 'engine/wasm-pkg/arbor_wasm.js');
 timed(wasm.Engine, 'from_snapshot', 'run(): engine rebuilt from the snapshot (from_snapshot)');
 // routes_json and the JSON.parse of its answer (the next parse after it) are one phase.
 const routesJson = wasm.Engine.prototype.routes_json;

@@ -56,9 +56,8 @@ describe.skipIf(skipWhenMissing(missing))(
         'dist/ts/src/bundle/redis-store.js',
         'dist/ts/src/stores/redis-store.d.ts',
         'dist/ts/src/bundle/cli.js',
-        'dist/ts/src/engine/wasm-pkg/arbor_wasm.js',
+        'dist/ts/src/bundle/workerd.js',
         'dist/ts/src/engine/wasm-pkg/arbor_wasm_bg.wasm',
-        'dist/ts/src/engine/wasm-pkg/package.json',
         'dist/ts/src/openapi/swagger-ui-dist/swagger-ui-bundle.js',
         'dist/ts/src/openapi/swagger-ui-dist/swagger-ui.css',
         'dist/ts/src/openapi/swagger-ui-dist/LICENSE',
@@ -72,9 +71,9 @@ describe.skipIf(skipWhenMissing(missing))(
           /\.map$|\.tsbuildinfo$|build\.fingerprint$|^Cargo\./.test(file) ||
           (file.endsWith('.ts') && !file.endsWith('.d.ts')) ||
           file.startsWith('dist/ts/examples/') ||
-          // The runtime is the bundles: a compiled module shipped beside them would be a second copy.
-          (file.endsWith('.js') &&
-            !/^dist\/ts\/src\/(bundle|engine\/wasm-pkg|openapi\/swagger-ui-dist)\//.test(file)),
+          // The runtime is the bundles (the wasm-bindgen glue is bundled too): a compiled module shipped
+          // beside them would be a second copy.
+          (file.endsWith('.js') && !/^dist\/ts\/src\/(bundle|openapi\/swagger-ui-dist)\//.test(file)),
       );
       expect(unwanted).toEqual([]);
       // No compiled file links to a source map the package does not carry.

@@ -12,6 +12,7 @@
  */
 
 export * from './app/index.js';
+export { NodeBuiltinMissingError } from './builtins.js';
 export {
   type ClientExportOptions,
   type ContractSourceOptions,
@@ -19,7 +20,15 @@ export {
   exportRouteTypes,
   type RouteTypesOptions,
 } from './client/emit/index.js';
+export { CodeGenerationRefusedError } from './code-generation.js';
 export type { EngineOptions, Order, ParamInfo, ParamKind, RouteInfo, RouteShape } from './engine/engine.js';
+export {
+  loadWasm,
+  provideWasm,
+  type WasmModuleSource,
+  WasmNotLoadedError,
+  type WasmSource,
+} from './engine/index.js';
 export { RouteError, type RouteErrorCode } from './errors.js';
 export {
   type AnnotationSet,

@@ -33,7 +33,7 @@ import type { Response } from '../core/response.js';
 import { RouteError } from '../errors.js';
 import { CookieSigner } from '../helpers/cookies.js';
 import { type AppServer, serverLimits } from '../http/app-server.js';
-import { type FetchInfo, handleFetch } from '../http/fetch-adapter.js';
+import { type ExecutionContext, type FetchInfo, fetchInfo, handleFetch } from '../http/fetch-adapter.js';
 import { createDetachedListener, type DetachedListener } from '../http/node-detached.js';
 import { createNodeListener, type NodeRequestListener } from '../http/node-listener.js';
 import { MemoryRateLimitStore, throttleFactory } from '../middleware/throttle.js';
@@ -310,8 +310,16 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
     return this.#detached;
   }
 
-  /** Serves a web-standard `Request` (fetch-based runtimes, tests). */
-  readonly fetch = (request: globalThis.Request, info?: FetchInfo): Promise<globalThis.Response> => {
+  /**
+   * Serves a web-standard `Request` (fetch-based runtimes, tests). Called as a Worker's handler,
+   * `fetch(request, env, ctx)`, it takes `env` and `ctx` as the request's bindings and execution context
+   * (docs/RUNTIMES.md).
+   */
+  readonly fetch = (
+    request: globalThis.Request,
+    info?: FetchInfo | object,
+    ctx?: ExecutionContext,
+  ): Promise<globalThis.Response> => {
     if (!this.#ready) {
       try {
         this.ready();
@@ -319,7 +327,7 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
         return Promise.reject(error);
       }
     }
-    return handleFetch((input) => this.dispatch(input), request, info);
+    return handleFetch((input) => this.dispatch(input), request, fetchInfo(request, info, ctx));
   };
 
   /**

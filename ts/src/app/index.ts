@@ -85,7 +85,7 @@ export type { FileOptions, SendFileOptions } from '../helpers/static-files.js';
 export type { WebSocketHub } from '../helpers/websocket-hub.js';
 export type { ArborServer, ServerOptions } from '../http/app-server.js';
 export type { Dispatch, OutgoingResponse } from '../http/dispatch.js';
-export type { FetchInfo } from '../http/fetch-adapter.js';
+export type { ExecutionContext, FetchInfo } from '../http/fetch-adapter.js';
 export { type BasicAuthOptions, type BasicAuthUser, basicAuth } from '../middleware/basic-auth.js';
 export { type CompressEncoding, type CompressOptions, compress } from '../middleware/compress.js';
 export { type CorsOptions, cors, type OriginDecision, type OriginMatcher } from '../middleware/cors.js';

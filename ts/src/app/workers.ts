@@ -17,6 +17,7 @@
  * State that must hold across workers (rate limits) needs a shared store: `RedisRateLimitStore`.
  */
 import type { Cluster, Worker } from 'node:cluster';
+import { nodeBuiltin } from '../builtins.js';
 import type { Logger } from '../core/logger.js';
 
 export interface RunOptions {
@@ -62,7 +63,7 @@ export function superviseWorkers(count: number, logger: Pick<Logger, 'info' | 'e
   if (!Number.isInteger(count) || count < 1)
     throw new RangeError(`run({ workers }) takes a whole number of at least 1, not ${String(count)}`);
   // The CommonJS module is the cluster object itself (the ESM namespace calls it `default`).
-  const cluster = process.getBuiltinModule('node:cluster') as unknown as Cluster;
+  const cluster = nodeBuiltin<Cluster>('node:cluster');
   if (!cluster.isPrimary) return false;
 
   /** The exit code once shutdown has begun, `null` before. */

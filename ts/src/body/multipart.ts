@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { fs } from '../builtins.js';
+import { fs, nodeBuiltin } from '../builtins.js';
 import { malformed, openParser, sourceOf, stopParse, type UploadLimits } from './multipart-parser.js';
 
 export type { UploadLimits } from './multipart-parser.js';
@@ -75,7 +75,7 @@ export async function readMultipart(
     },
     fail,
   });
-  const tmp = limits.tmpDir ?? process.getBuiltinModule('node:os').tmpdir();
+  const tmp = limits.tmpDir ?? nodeBuiltin<typeof import('node:os')>('node:os').tmpdir();
   folder = await fs.promises.mkdtemp(join(tmp, 'arbor-upload-'));
   const cleanup = () => fs.promises.rm(folder, { recursive: true, force: true });
   const source = sourceOf(chunks);

@@ -79,7 +79,7 @@ export interface RequestInit {
   /** The request id (the kernel's, from the `requestId` setting); `''` when ids are off. */
   id?: string | undefined;
   /** Tells when the client goes away before its answer is out (the transport's input). */
-  client?: Pick<IncomingInput, 'onAbort'> | undefined;
+  client?: Pick<IncomingInput, 'onAbort' | 'platform'> | undefined;
   /** The application's cookie signer, when it has secrets. */
   cookies?: CookieSigner | null | undefined;
   /** Builds the request's logger on first use of `req.log` (a child of the application's logger). */
@@ -160,7 +160,7 @@ export class Request<P extends AnyParams = AnyParams, E extends Env = DefaultEnv
    * hand its connection over (WebSocket routes take it); `null` otherwise.
    */
   readonly upgrade: UpgradeChannel | null;
-  readonly #client: Pick<IncomingInput, 'onAbort'> | null;
+  readonly #client: Pick<IncomingInput, 'onAbort' | 'platform'> | null;
   /** @internal The application's cookie signer (`res.cookie(…, { signed: true })` signs with it). */
   readonly cookieSigner: CookieSigner | null;
   #cookies: Record<string, string> | undefined;
@@ -184,6 +184,32 @@ export class Request<P extends AnyParams = AnyParams, E extends Env = DefaultEnv
     this.#client = init.client ?? null;
     this.cookieSigner = init.cookies ?? null;
     this.#logFactory = init.log ?? null;
+  }
+
+  /**
+   * What the runtime hands its fetch handler besides the request, its bindings: on Cloudflare Workers the
+   * `env` object (KV namespaces, secrets, …) when the Worker passes it on (`export default { fetch:
+   * app.fetch }` does); `undefined` on a runtime without them.
+   *
+   * @example
+   * app.get('/flags', async (req, res) => res.json(await (req.bindings as Env).FLAGS.get('all', 'json')));
+   */
+  get bindings(): unknown {
+    return this.#client?.platform?.env;
+  }
+
+  /**
+   * Keeps `promise` running after the answer is sent: Workers' `ctx.waitUntil` when the runtime has one
+   * (the Worker would otherwise be stopped once it answered). Elsewhere the promise simply runs on, and a
+   * rejection is logged on `req.log` rather than left unhandled.
+   *
+   * @example
+   * app.post('/events', (req, res) => { req.waitUntil(analytics.record(req.path)); return res.status(202).send(); });
+   */
+  waitUntil(promise: Promise<unknown>): void {
+    const keep = this.#client?.platform?.waitUntil;
+    if (keep !== undefined) return keep(promise);
+    promise.catch((error: unknown) => this.log.error({ err: error }, 'a promise given to waitUntil failed'));
   }
 
   /**

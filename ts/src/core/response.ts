@@ -5,12 +5,12 @@
  */
 
 import { encodeUrl } from 'encodeurl';
-import { http } from '../builtins.js';
 import { type CookieOptions, type CookieSigner, setCookieLine } from '../helpers/cookies.js';
 import type { ServerSentEvent } from '../helpers/sse.js';
 import { pushedEvents, type SseProducer } from '../helpers/sse-push.js';
 import { EventStream, type SseOptions } from '../helpers/sse-stream.js';
 import { type SendFileOptions, sendFileInto } from '../helpers/static-files.js';
+import { validateHeaderName, validateHeaderValue } from '../http/header-checks.js';
 import { isStreamSource, StreamBody, type StreamSource } from '../http/response-stream.js';
 import { HeaderError } from './errors.js';
 
@@ -313,14 +313,14 @@ export class Response {
 
 function normaliseValues(name: string, value: HeaderValue): string[] {
   try {
-    http.validateHeaderName(name);
+    validateHeaderName(name);
   } catch {
     throw new HeaderError(name, 'the name is not an HTTP token');
   }
   const values = typeof value === 'object' ? [...value] : [String(value)];
   for (const v of values) {
     try {
-      http.validateHeaderValue(name, v);
+      validateHeaderValue(name, v);
     } catch {
       throw new HeaderError(
         name,

@@ -14,4 +14,11 @@ export type {
   Snapshots,
 } from './engine.js';
 export { ESCAPED, NOT_FOUND, ROUTE_ID, shapeOf } from './engine.js';
-export { createWasmEngine, createWasmEngineFromSnapshot, patternPieces } from './wasm-engine.js';
+export {
+  createWasmEngine,
+  createWasmEngineFromSnapshot,
+  loadWasm,
+  patternPieces,
+  provideWasm,
+} from './wasm-engine.js';
+export { type WasmModuleSource, WasmNotLoadedError, type WasmSource } from './wasm-source.js';

@@ -55,7 +55,11 @@ class TieringSwitchError extends Error {
  * Sets {@link tieringFlags} for the running V8 when `ARBOR_V8_TIERING=on`; unset, empty or `off` sets
  * nothing. Throws a {@link TieringSwitchError} for any other value.
  */
-export function applyTieringFlags(setting = process.env[TIERING_ENV]): void {
+export function applyTieringFlags(
+  setting = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[
+    TIERING_ENV
+  ],
+): void {
   if (setting === undefined || setting === '' || setting === 'off') return;
   if (setting !== 'on') {
     throw new TieringSwitchError(

@@ -8,8 +8,11 @@
  * (a fixed array): no allocation or copy on either side. Offsets are byte offsets into an ASCII string,
  * hence also string indices: a path with non-ASCII characters is percent-encoded first (ROUTING.md §3.1), and
  * `matchedPath` is that encoded string.
+ *
+ * The module's bytes are read on first use, not at import, from wherever the runtime keeps them
+ * (`wasm-source.ts`): the file beside the package on Node, Bun and Deno, a module that a Workers bundle
+ * imports, or a `fetch` where neither exists.
  */
-import { nodeModule } from '../builtins.js';
 import { RouteError, type RouteErrorCode } from '../errors.js';
 import {
   type Engine,
@@ -22,6 +25,8 @@ import {
 } from './engine.js';
 import { encodeNonAscii } from './percent-encoding.js';
 import { applyTieringFlags } from './v8-tiering.js';
+import * as generated from './wasm-pkg/arbor_wasm.js';
+import { readWasmSource, type WasmModuleSource, type WasmSource } from './wasm-source.js';
 
 /** The slice of the generated bindings we use (typed here so type checking never needs a build). Calls
  * that can fail throw a JSON error string (see {@link crossing}). */
@@ -48,6 +53,7 @@ interface WasmBindings {
   };
   wasm_memory(): WebAssembly.Memory;
   pattern_pieces(pattern: string): string;
+  initSync(options: { module: WebAssembly.Module | BufferSource }): unknown;
 }
 
 declare global {
@@ -64,10 +70,58 @@ declare global {
 applyTieringFlags();
 // Through `../engine/`, not `./`: the package runs this module bundled one directory beside `engine/`
 // (scripts/bundle.mjs), and the path must hold from both places.
-const bindings = nodeModule.createRequire(import.meta.url)(
-  '../engine/wasm-pkg/arbor_wasm.js',
-) as WasmBindings;
-const memory = bindings.wasm_memory();
+// Built on use: a runtime whose bundled modules have no `import.meta.url` (Workers) must still import this.
+const wasmFile = (): URL => new URL('../engine/wasm-pkg/arbor_wasm_bg.wasm', import.meta.url);
+const glue = generated as unknown as WasmBindings;
+let ready: WasmBindings | undefined;
+let memory: WebAssembly.Memory;
+
+/** The bindings over an instantiated module: instantiated on the first call, from {@link readWasmSource}. */
+function bindings(): WasmBindings {
+  if (ready === undefined) instantiate(readWasmSource(wasmFile()));
+  return ready as WasmBindings;
+}
+
+function instantiate(module: WebAssembly.Module | BufferSource): void {
+  if (ready !== undefined) return;
+  glue.initSync({ module });
+  memory = glue.wasm_memory();
+  ready = glue;
+}
+
+/**
+ * Hands the router its WebAssembly module where the runtime cannot read it from the package's files: a
+ * Cloudflare Workers bundle imports the `.wasm` file as a compiled module (the package's `workerd` entry
+ * does this itself), a browser or another edge runtime may hold the bytes. Call it before the first
+ * application or router is created; later calls do nothing.
+ *
+ * @example
+ * import wasm from 'arbor-router/wasm'; // a bundler that compiles .wasm imports
+ * provideWasm(wasm);
+ */
+export function provideWasm(module: WasmModuleSource): void {
+  instantiate(module as WebAssembly.Module | BufferSource);
+}
+
+/**
+ * Loads the router's WebAssembly module asynchronously, for a runtime that has neither a file system nor
+ * `.wasm` imports: fetched from `source` (a URL, or a `Response` already under way), by default from the
+ * file beside the package (`new URL(…, import.meta.url)`). Await it before creating an application.
+ *
+ * @example
+ * await loadWasm();
+ * const app = new Application();
+ */
+export async function loadWasm(source: WasmSource = wasmFile()): Promise<void> {
+  if (ready !== undefined) return;
+  if (source instanceof WebAssembly.Module || ArrayBuffer.isView(source) || source instanceof ArrayBuffer)
+    return instantiate(source);
+  const response = (await (typeof source === 'string' || source instanceof URL
+    ? fetch(source)
+    : source)) as Response;
+  if (!response.ok) throw new Error(`loadWasm: ${response.url} answered ${response.status}`);
+  instantiate(await WebAssembly.compile(await response.arrayBuffer()));
+}
 
 /** Up to this length a `charCodeAt` loop beats the native write (docs/PERFORMANCE.md, "The crossing"). */
 const SHORT_PATH = 24;
@@ -88,7 +142,7 @@ class WasmRouteEngine implements Engine, Snapshots {
   readonly #capacity: number;
   #memoryBuffer: ArrayBufferLike | undefined;
   #input = new Uint8Array(0);
-  #inputBuffer = Buffer.alloc(0);
+  #inputBuffer: Utf8Writer = noWriter;
   #spans = new Uint32Array(0);
   #routes: RouteInfo[] | null = null;
   matchedPath = '';
@@ -258,9 +312,31 @@ class WasmRouteEngine implements Engine, Snapshots {
     this.#memoryBuffer = memory.buffer;
     const inputPtr = this.#wasm.input_ptr();
     this.#input = new Uint8Array(memory.buffer, inputPtr, this.#capacity);
-    this.#inputBuffer = Buffer.from(memory.buffer, inputPtr, this.#capacity);
+    this.#inputBuffer = utf8Writer(memory.buffer, inputPtr, this.#capacity);
     this.#spans = new Uint32Array(memory.buffer, this.#wasm.spans_ptr(), SPANS_CAPACITY);
   }
+}
+
+/** Writes a string's UTF-8 bytes into the input area; returns the bytes written. */
+interface Utf8Writer {
+  utf8Write(text: string, offset?: number): number;
+}
+const noWriter: Utf8Writer = { utf8Write: () => -1 };
+const encoder = new TextEncoder();
+
+/**
+ * A writer over the input area: Node's `Buffer` (its native write is the fastest), else `TextEncoder`
+ * (Workers without `nodejs_compat`), whose answer counts as a short write unless it took the whole string.
+ */
+function utf8Writer(buffer: ArrayBufferLike, offset: number, capacity: number): Utf8Writer {
+  if (typeof Buffer === 'function') return Buffer.from(buffer, offset, capacity);
+  const view = new Uint8Array(buffer, offset, capacity);
+  return {
+    utf8Write(text: string): number {
+      const { read, written } = encoder.encodeInto(text, view);
+      return read === text.length ? written : -1;
+    },
+  };
 }
 
 /** A route's shape as `insert` writes it: `[id, methodIds, names, hasOptional (0/1), captures, shadowedBy
@@ -312,17 +388,19 @@ function crossing<T>(call: () => T, pattern: string | undefined): T {
  * patternPieces('/files/*') // [{ kind: 'text', text: '/files/' }, { kind: 'wildcard' }]
  */
 export function patternPieces(pattern: string): PatternPiece[] {
-  return JSON.parse(crossing(() => bindings.pattern_pieces(pattern), pattern)) as PatternPiece[];
+  const wasm = bindings();
+  return JSON.parse(crossing(() => wasm.pattern_pieces(pattern), pattern)) as PatternPiece[];
 }
 
 /** Creates an empty WebAssembly engine. */
 export function createWasmEngine(options: EngineOptions = {}): Engine {
   const order = options.order === 'specificity' ? 1 : 0;
-  return new WasmRouteEngine(new bindings.Engine(order, options.trailingSlash ?? true));
+  return new WasmRouteEngine(new (bindings().Engine)(order, options.trailingSlash ?? true));
 }
 
 /** Recreates an engine from `snapshots.serialize()` bytes. Throws a `RouteError` (`SNAPSHOT_*`) on bad
  * bytes. */
 export function createWasmEngineFromSnapshot(bytes: Uint8Array): Engine {
-  return new WasmRouteEngine(crossing(() => bindings.Engine.from_snapshot(bytes), undefined));
+  const wasm = bindings();
+  return new WasmRouteEngine(crossing(() => wasm.Engine.from_snapshot(bytes), undefined));
 }

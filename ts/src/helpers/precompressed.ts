@@ -11,7 +11,7 @@
  * compares them with the variant file's own tag: a tag of this coding loses its suffix, any other tag is
  * made one that matches nothing.
  */
-import { nodeModule } from '../builtins.js';
+import { lazyPackage } from '../builtins.js';
 import type { FileRequest } from './static-files.js';
 
 /** A coding a precompressed file may be stored in, with the extension it is stored under. */
@@ -31,6 +31,7 @@ interface NegotiatorInstance {
   encodings(available: string[], options: { preferred: string[] }): string[];
 }
 type NegotiatorClass = new (request: { headers: Record<string, string> }) => NegotiatorInstance;
+const loadNegotiator = lazyPackage<NegotiatorClass>('negotiator');
 
 const CACHE_LIMIT = 256;
 
@@ -41,7 +42,7 @@ const CACHE_LIMIT = 256;
 export function codingsNegotiator(
   offered: readonly PrecompressedCoding[],
 ): (accept: string | undefined) => readonly PrecompressedCoding[] {
-  const Negotiator = nodeModule.createRequire(import.meta.url)('negotiator') as NegotiatorClass;
+  const Negotiator = loadNegotiator();
   const available = [...offered];
   const options = { preferred: available };
   const headers: Record<string, string> = { 'accept-encoding': '' };

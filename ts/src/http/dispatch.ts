@@ -5,7 +5,7 @@
  * application wires its kernel in; the transports import nothing of it.
  */
 import type { Duplex } from 'node:stream';
-import { http } from '../builtins.js';
+import { validateHeaderName, validateHeaderValue } from './header-checks.js';
 import type { StreamBody } from './response-stream.js';
 
 /**
@@ -58,6 +58,14 @@ export interface IncomingInput {
    * included). Transports that cannot tell leave it out.
    */
   onAbort?(listener: () => void): void;
+  /** What a fetch-based runtime hands over besides the request (Workers' `env` and `waitUntil`). */
+  platform?: Platform | undefined;
+}
+
+/** A fetch-based runtime's bindings and execution context, as `req.bindings` and `req.waitUntil` give them. */
+export interface Platform {
+  env?: unknown;
+  waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
 }
 
 /** A connection that may leave HTTP for the protocol its request asked for. */
@@ -97,9 +105,9 @@ export function headerPairs(response: OutgoingResponse): string[] {
   if (own !== undefined) return own;
   const flat: string[] = [];
   for (const [name, value] of Object.entries(response.getHeaders())) {
-    http.validateHeaderName(name);
+    validateHeaderName(name);
     for (const item of Array.isArray(value) ? value : [value]) {
-      http.validateHeaderValue(name, item);
+      validateHeaderValue(name, item);
       flat.push(name, String(item));
     }
   }

@@ -7,7 +7,7 @@
  * Every error response the framework writes itself has the body `{ "error": "<message>", "code": <status> }`
  * by default, or an RFC 9457 problem document when the application asks for one (`problemDetails`).
  */
-import { http } from '../builtins.js';
+import { STATUS_CODES } from './status-codes.js';
 
 /** The body of every framework-generated error response. */
 export interface ErrorBody {
@@ -71,7 +71,7 @@ export class HttpError<Body extends object = ErrorBody> extends Error {
 
 /** The reason phrase of a status (`404` → `"Not Found"`), or `"Error"` for an unregistered code. */
 export function statusText(status: number): string {
-  return http.STATUS_CODES[status] ?? 'Error';
+  return STATUS_CODES[status] ?? 'Error';
 }
 
 /** `{ error, code }` — the body of every error the framework answers (docs/framework/errors.md). */

@@ -21,7 +21,38 @@ export interface FetchInfo {
    * is `''`, and the `throttle` middleware's default key refuses to count (every client would share one
    * budget): pass it, or give `throttle` a `key`.
    */
-  remoteAddress?: string;
+  remoteAddress?: string | undefined;
+  /** The runtime's bindings, as `req.bindings` (Workers' `env`). */
+  env?: unknown;
+  /** Keeps work alive after the answer, as `req.waitUntil` (Workers' `ctx.waitUntil`). */
+  waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
+}
+
+/**
+ * The execution context Cloudflare Workers pass as a fetch handler's third argument (the part Arbor uses).
+ */
+export interface ExecutionContext {
+  /** Keeps the Worker running until `promise` settles, after the answer is sent. */
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+/**
+ * The {@link FetchInfo} of a call: `app.fetch(request, info)`, or a Worker's `fetch(request, env, ctx)`
+ * (`export default { fetch: app.fetch }`), whose `env` becomes `req.bindings`, whose `ctx.waitUntil`
+ * becomes `req.waitUntil`, and whose client address is `CF-Connecting-IP`: Cloudflare's edge sets that
+ * field on every request it hands a Worker, replacing any a client sent.
+ */
+export function fetchInfo(
+  request: globalThis.Request,
+  second: FetchInfo | object | undefined,
+  ctx: ExecutionContext | undefined,
+): FetchInfo {
+  if (ctx === undefined || typeof ctx.waitUntil !== 'function') return (second ?? {}) as FetchInfo;
+  return {
+    env: second,
+    waitUntil: (promise) => ctx.waitUntil(promise),
+    remoteAddress: request.headers.get('cf-connecting-ip') ?? undefined,
+  };
 }
 
 export async function handleFetch(
@@ -52,6 +83,7 @@ export async function handleFetch(
     readBody: (limit) => readBody(request, incoming, limit),
     openBody: (limit) => openBody(request, incoming, limit),
     onAbort: (listener) => request.signal.addEventListener('abort', listener, { once: true }),
+    platform: info.env === undefined && info.waitUntil === undefined ? undefined : info,
   };
   const response = await dispatch(input);
   // Whoever still reads the body (an upload outlived by its answer) learns the rest will not come.

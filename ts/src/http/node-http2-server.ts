@@ -14,6 +14,7 @@ import type { RequestListener } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse, Http2Session } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { SecureContextOptions, TlsOptions } from 'node:tls';
+import { nodeBuiltin } from '../builtins.js';
 import {
   closeGracefully,
   type Http2ArborServer,
@@ -32,7 +33,7 @@ export function createHttp2Server(
   options: ServerOptions & RefusalOptions & { tls?: SecureContextOptions & TlsOptions } = {},
 ): Http2ArborServer {
   // Loaded only by an application that serves HTTP/2.
-  const http2 = process.getBuiltinModule('node:http2');
+  const http2 = nodeBuiltin<typeof import('node:http2')>('node:http2');
   const { maxHeaderSize, keepAliveTimeout, headersTimeout, requestTimeout } = serverLimits(options);
   const deadlines = new Http2Deadlines({ headersTimeout, requestTimeout, errors: options.errors });
   let closing = false;

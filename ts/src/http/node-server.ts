@@ -10,7 +10,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { SecureContextOptions, TlsOptions } from 'node:tls';
-import { http } from '../builtins.js';
+import { http, nodeBuiltin } from '../builtins.js';
 import {
   closeGracefully,
   type HttpsArborServer,
@@ -79,7 +79,10 @@ export function createNodeServer(
     options.tls === undefined
       ? Object.assign(http.createServer(httpOptions, onRequest), { kind: 'node' as const })
       : Object.assign(
-          process.getBuiltinModule('node:https').createServer({ ...options.tls, ...httpOptions }, onRequest),
+          nodeBuiltin<typeof import('node:https')>('node:https').createServer(
+            { ...options.tls, ...httpOptions },
+            onRequest,
+          ),
           { kind: 'https' as const },
         )
   ) as NodeArborServer | HttpsArborServer;

@@ -5,7 +5,7 @@
  */
 import type { Transform } from 'node:stream';
 import type { BrotliOptions, ZlibOptions, ZstdOptions } from 'node:zlib';
-import { nodeModule, util, zlib } from '../builtins.js';
+import { lazyPackage, util, zlib } from '../builtins.js';
 
 /** A content coding `compress()` can produce. */
 export type CompressEncoding = 'br' | 'zstd' | 'gzip' | 'deflate';
@@ -68,6 +68,7 @@ interface NegotiatorInstance {
   encoding(available: string[], options: { preferred: string[] }): string | undefined;
 }
 type NegotiatorClass = new (request: { headers: Record<string, string> }) => NegotiatorInstance;
+const loadNegotiator = lazyPackage<NegotiatorClass>('negotiator');
 
 /** Distinct `Accept-Encoding` values remembered; clients send few, and a full cache starts over. */
 const CACHE_LIMIT = 512;
@@ -87,7 +88,7 @@ const CACHE_KEY_LIMIT = 256;
 export function encodingNegotiator(
   offered: readonly CompressEncoding[],
 ): (accept: string | undefined) => CompressEncoding | null {
-  const Negotiator = nodeModule.createRequire(import.meta.url)('negotiator') as NegotiatorClass;
+  const Negotiator = loadNegotiator();
   const available = [...offered, 'identity'];
   const options = { preferred: available };
   // One instance whose header is swapped per call: `encoding()` reads it synchronously.

@@ -5,7 +5,7 @@
  */
 import { pipeline } from 'node:stream';
 import type { BrotliOptions, ZlibOptions, ZstdOptions } from 'node:zlib';
-import { nodeModule, zlib } from '../builtins.js';
+import { lazyPackage, zlib } from '../builtins.js';
 import type { Middleware } from '../core/middleware.js';
 import type { Request } from '../core/request.js';
 import { Response, StreamBody } from '../core/response.js';
@@ -174,9 +174,7 @@ function bodySize(res: Response, body: string | Uint8Array | StreamBody | null):
  * compressor would hold back until its buffer fills. Answers are cached by header value.
  */
 function typeTest(): (type: string | undefined) => boolean {
-  const compressible = nodeModule.createRequire(import.meta.url)('compressible') as (
-    type: string,
-  ) => boolean | undefined;
+  const compressible = lazyPackage<(type: string) => boolean | undefined>('compressible')();
   const cache = new Map<string, boolean>();
   return (type) => {
     if (type === undefined) return false;

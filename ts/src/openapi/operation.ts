@@ -2,7 +2,7 @@
  * One OpenAPI operation object from a route variant and its annotation doc (or none: then the path
  * parameters and a default response, so undocumented routes still appear).
  */
-import { http } from '../builtins.js';
+import { STATUS_CODES } from '../http/status-codes.js';
 import { formMediaType, formParams } from './form.js';
 import { type JsonSchema, parseType, referencedSchemas, typeToSchema } from './grammar/type-expr.js';
 import { isEventStream, isFileResponse, responseMediaTypes } from './media.js';
@@ -89,7 +89,7 @@ function responses(doc: OperationDoc | undefined, ctx: BuildContext): Record<str
   const out: Record<string, Record<string, unknown>> = {};
   for (const r of doc.responses) {
     const response: Record<string, unknown> = {
-      description: r.description || http.STATUS_CODES[Number(r.status)] || 'Response',
+      description: r.description || STATUS_CODES[Number(r.status)] || 'Response',
     };
     const example = doc.responseExamples[r.status];
     // A media type written on the line documents a body even without a type (`@response 200 text/csv`).
@@ -108,7 +108,7 @@ function responses(doc: OperationDoc | undefined, ctx: BuildContext): Record<str
   for (const [status, example] of Object.entries(doc.responseExamples)) {
     if (out[status]) continue;
     out[status] = {
-      description: http.STATUS_CODES[Number(status)] ?? 'Response',
+      description: STATUS_CODES[Number(status)] ?? 'Response',
       content: Object.fromEntries(mediaTypes.map((m) => [m, { example }])),
     };
   }

@@ -22,7 +22,13 @@ import { escapeHtml } from './html.js';
 
 /** The copy `npm pack` puts beside the compiled module (absent from the sources). Reached through
  * `../openapi/`: the package runs this module bundled one directory beside `openapi/` (scripts/bundle.mjs). */
-export const VENDORED_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'openapi', 'swagger-ui-dist');
+// A Worker's bundled modules have no URL (and no files to serve): any path will do there.
+export const VENDORED_DIR = join(
+  dirname(fileURLToPath((import.meta as { url?: string }).url ?? 'file:///')),
+  '..',
+  'openapi',
+  'swagger-ui-dist',
+);
 
 let resolvedDir: string | undefined;
 

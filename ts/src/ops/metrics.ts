@@ -25,6 +25,7 @@ import {
   Histogram,
   type Registry,
 } from 'prom-client';
+import { nodeBuiltin } from '../builtins.js';
 import type { Middleware } from '../core/middleware.js';
 import type { Request } from '../core/request.js';
 import { type Response, StreamBody } from '../core/response.js';
@@ -85,7 +86,7 @@ type Labels = 'method' | 'route' | 'status';
 export function metrics(options: MetricsOptions = {}): Metrics {
   const registry = options.registry ?? globalRegistry;
   const prefix = options.prefix ?? '';
-  const cluster = process.getBuiltinModule('node:cluster') as unknown as Cluster;
+  const cluster = nodeBuiltin<Cluster>('node:cluster');
   const aggregate = options.aggregateWorkers !== false;
   if (aggregate) answerWorkers(cluster, registry);
   if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix });

@@ -26,8 +26,10 @@ export interface CallSite {
 }
 
 /** `ts/src` (or `dist/ts/src` when compiled, the bundles included: they sit one directory below it, as
- * this module does): frames under it are Arbor's, not the user's. */
-const OWN_ROOT = dirname(dirname(fileURLToPath(import.meta.url))) + sep;
+ * this module does): frames under it are Arbor's, not the user's. A Worker's bundled modules have no URL:
+ * there no frame is told apart as Arbor's (a root no path starts with). */
+const MODULE_URL = (import.meta as { url?: string }).url;
+const OWN_ROOT = MODULE_URL === undefined ? '\0' : dirname(dirname(fileURLToPath(MODULE_URL))) + sep;
 
 /** The roots of Arbor's frames: where it runs, and, when compiled, the sources its source maps point to
  * (`<package>/dist/ts/src/` → `<package>/ts/src/`). */

@@ -25,6 +25,8 @@
  * the lookup repeated, never for `/`. `tests/router/generated-front.test.ts` holds the two to the same
  * answers.
  */
+
+import { codeGenerationAllowed } from '../code-generation.js';
 import type { Engine, EngineOptions, PatternPiece, RouteInfo, RouteShape } from '../engine/engine.js';
 import {
   type AnswerCode,
@@ -114,7 +116,8 @@ export class GeneratedFront {
    */
   compile<A>(answers: () => AnswerCode, fallback: GeneratedFind<A>): GeneratedFind<A> | null {
     const table = this.table();
-    return table === null ? null : compileTable(table, this.#trailingSlash, answers(), fallback);
+    if (table === null || !codeGenerationAllowed()) return null;
+    return compileTable(table, this.#trailingSlash, answers(), fallback);
   }
 }
 

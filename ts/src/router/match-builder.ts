@@ -8,6 +8,8 @@
  * that may need percent-decoding (the engine says when the path holds a `%`), absent optional parameters
  * and regex-block captures take the generic {@link readMatch}.
  */
+
+import { codeGenerationAllowed } from '../code-generation.js';
 import type { AnswerCode } from './compiled-table.js';
 
 /** A successful lookup. `params` holds percent-decoded values; `captures` the regex block's groups. */
@@ -170,7 +172,7 @@ export function matchMaker<T>(
   cache: Map<string, MatchMaker<unknown>>,
 ): MatchMaker<T> {
   if (names.length === 0 && captures === 0) return returnFixed;
-  if (hasOptional || captures > 0) return readMatch;
+  if (hasOptional || captures > 0 || !codeGenerationAllowed()) return readMatch;
   const key = names.join('\u0000');
   let make = cache.get(key);
   if (make === undefined) {
@@ -192,6 +194,7 @@ export function shapeSwitch<T>(
   shapes: readonly (readonly string[])[],
   columns: MatchColumns<T>,
 ): EngineMatcher<T> {
+  if (!codeGenerationAllowed()) return entryMatcher(columns);
   const cases = shapes.map(
     (names, index) => `case ${index}: return ${slicedMatch(names, 'values[id]', 'id')};`,
   );

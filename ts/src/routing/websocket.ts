@@ -10,7 +10,7 @@
  */
 import type { Duplex } from 'node:stream';
 import type { PerMessageDeflateOptions, WebSocket, WebSocketServer } from 'ws';
-import { nodeModule } from '../builtins.js';
+import { lazyPackage } from '../builtins.js';
 import { HttpError } from '../core/errors.js';
 import type { HandlerFn } from '../core/handler.js';
 import type { AnyParams, Bindings, BoundArgs, PathParams } from '../core/params.js';
@@ -149,7 +149,7 @@ let wsModule: WsModule | undefined;
 
 /** `ws`, loaded at the first handshake: it loads TLS, zlib and crypto, which an import of Arbor should not. */
 function loadWs(): WsModule {
-  wsModule ??= nodeModule.createRequire(import.meta.url)('ws') as WsModule;
+  wsModule ??= lazyPackage<WsModule>('ws')();
   return wsModule;
 }
 

@@ -13,7 +13,8 @@
  * app.post('/tasks', store).validate({ responses: 'throw' }); // or one route, responses too
  */
 import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
-import { nodeModule } from '../builtins.js';
+import { lazyPackage } from '../builtins.js';
+import { requireCodeGeneration } from '../code-generation.js';
 import { HttpError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { Request } from '../core/request.js';
@@ -173,7 +174,8 @@ export interface RouteValidation {
  * an application that validates nothing (or a start that has not reached its first validated request)
  * need not pay.
  */
-const requireModule = nodeModule.createRequire(import.meta.url);
+const loadAjv = lazyPackage<typeof import('ajv')>('ajv');
+const loadFormats = lazyPackage<{ default: typeof import('ajv-formats').default }>('ajv-formats');
 let ajvModule: typeof import('ajv') | undefined;
 let addFormats: typeof import('ajv-formats').default | undefined;
 /**
@@ -181,8 +183,12 @@ let addFormats: typeof import('ajv-formats').default | undefined;
  * OpenAPI's own annotation-only ones (`password`, `int32`, … accept any value of their type).
  */
 function newAjv(options: Options): Ajv {
-  ajvModule ??= requireModule('ajv') as typeof import('ajv');
-  addFormats ??= (requireModule('ajv-formats') as { default: typeof import('ajv-formats').default }).default;
+  requireCodeGeneration(
+    'A JSON Schema contract (ajv)',
+    'give the route a Standard Schema (zod, valibot, arktype) instead',
+  );
+  ajvModule ??= loadAjv();
+  addFormats ??= loadFormats().default;
   const ajv = new ajvModule.Ajv(options);
   addFormats(ajv);
   for (const format of ANNOTATION_FORMATS) ajv.addFormat(format, true);

@@ -37,9 +37,10 @@ export interface RequestHead {
 
 /**
  * The methods node's parser knows (`http.METHODS`): the same set is accepted on both servers, so an
- * application answers `FOO /` the same way on either (501 before routing).
+ * application answers `FOO /` the same way on either (501 before routing). Read at the first request, not
+ * at import: an application served through `app.fetch` never loads node:http.
  */
-const KNOWN_METHODS = new Set(http.METHODS);
+let knownMethods: ReadonlySet<string> | undefined;
 /** An HTTP token (RFC 9110 §5.6.2): a method, a field name, a chunk extension's name or value. */
 export const TOKEN_CHARS = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 const TOKEN = new RegExp(`^${TOKEN_CHARS}$`);
@@ -64,7 +65,8 @@ export function parseHead(text: string): RequestHead | HttpError {
   const first = requestLine.indexOf(' ');
   const last = requestLine.lastIndexOf(' ');
   const method = first === -1 ? requestLine : requestLine.slice(0, first);
-  if (!KNOWN_METHODS.has(method)) {
+  knownMethods ??= new Set(http.METHODS);
+  if (!knownMethods.has(method)) {
     // A well-formed method this server does not know is "not implemented"; garbage is a bad request.
     return new HttpError(TOKEN.test(method) && first !== -1 ? 501 : 400);
   }

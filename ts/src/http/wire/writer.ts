@@ -4,9 +4,9 @@
  * 304), so this only serialises; it adds what a bare `OutgoingResponse` may lack.
  */
 import type { Socket } from 'node:net';
-import { http } from '../../builtins.js';
 import { headerPairs, type OutgoingResponse } from '../dispatch.js';
 import { StreamBody } from '../response-stream.js';
+import { STATUS_CODES } from '../status-codes.js';
 
 /** What the connection decided about itself for this response. */
 export interface WireOptions {
@@ -48,7 +48,7 @@ const statusLines = new Map<number, string>();
 function statusLine(status: number): string {
   let line = statusLines.get(status);
   if (line === undefined) {
-    line = `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Unknown'}\r\n`;
+    line = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Unknown'}\r\n`;
     statusLines.set(status, line);
   }
   return line;
