@@ -49,8 +49,9 @@ import { mountDocs } from '../../src/openapi/index.js';
 import { homePage, loginPage } from './pages.js';
 import { type User, Users } from './users.js';
 
+// `secureHeaders({ nonce: true })` puts the request's CSP nonce on every request. (A line comment: a doc
+// comment here would be a second one for the API reference's ContextVariableMap.)
 declare module '../../src/core/context.js' {
-  /** `secureHeaders({ nonce: true })` puts the request's CSP nonce on every request. */
   interface ContextVariableMap {
     cspNonce: string;
   }
