@@ -8,7 +8,15 @@
  */
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync, zstdCompressSync } from 'node:zlib';
+import {
+  brotliCompressSync,
+  constants,
+  createZstdCompress,
+  deflateRawSync,
+  deflateSync,
+  gzipSync,
+  zstdCompressSync,
+} from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { Application, type ApplicationConfig, HttpError } from '../../ts/src/app/index.js';
 import { testServer, withEngine } from './support/engine.js';
@@ -244,6 +252,39 @@ describe.each(transports)('over $name', (transport) => {
         expect(reply.status, `chunked: ${chunked}`).toBe(400);
         expect(reply.json().error).toMatch(message);
       }
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('zstd: a frame asking for a window over 8 MiB is refused before anything is decoded', async () => {
+    /** `text` as one streamed zstd frame (no content size) declaring a window of 2^`windowLog` bytes. */
+    const framed = async (text: string, windowLog: number) => {
+      const compressor = createZstdCompress({ params: { [constants.ZSTD_c_windowLog]: windowLog } });
+      const parts: Buffer[] = [];
+      compressor.on('data', (part: Buffer) => parts.push(part));
+      const ended = new Promise((resolve) => compressor.on('end', resolve));
+      compressor.end(text);
+      await ended;
+      return Buffer.concat(parts);
+    };
+    const client = await transport.connect(application());
+    try {
+      const allowed = await client.request('/json', {
+        method: 'POST',
+        headers: json('zstd'),
+        body: await framed('{"window":"8 MiB"}', 23),
+      });
+      expect(allowed.json()).toEqual({ body: { window: '8 MiB' } });
+      const refused = await client.request('/json', {
+        method: 'POST',
+        headers: json('zstd'),
+        body: await framed('{"window":"16 MiB"}', 24),
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.json().error).toBe(
+        'Request body is not valid zstd: Frame requires too much memory for decoding',
+      );
     } finally {
       await client.close();
     }
