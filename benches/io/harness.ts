@@ -68,6 +68,11 @@ export function contendersOf(kase: IoCase): Contender[] {
         ...arborReading,
         fastify('Fastify + @fastify/cookie', '@fastify/cookie', 'fastify-requests.ts'),
       ];
+    case 'security':
+      return [
+        ...arborReading,
+        fastify('Fastify + @fastify/helmet, cors, session', '@fastify/session', 'fastify-requests.ts'),
+      ];
     case 'sse':
       return [
         ...ARBOR_ROWS,

@@ -9,6 +9,7 @@
  *   upload    req.file: a 50 MiB multipart form to disk     vs @fastify/multipart saveRequestFiles (MiB/s, peak RSS)
  *   upload-stream  req.parts(): the same form, its file read as it arrives  vs @fastify/multipart request.parts()
  *   cookies   req.signedCookie + req.cookie, 4 cookies      vs Fastify + @fastify/cookie   (req/s, CPU/request)
+ *   security  secureHeaders + cors + a session read          vs Fastify + @fastify/helmet, cors, session (req/s, CPU/request)
  *
  * Arbor runs on node:http (its default) and on its own server (`server: 'arbor'`): two rows per case.
  *
@@ -18,7 +19,7 @@
  *   --node 22|24|26|PATH   the servers' Node (default: this one); reports of a Node other than 24 go to
  *                          benches/results/node<major>/ unless --out says otherwise
  *   --only arbor,arbor-own Arbor rows to run (the anchor always runs)
- *   --rounds N  --duration S  --warmup S  --connections N   (static, compress, cookies)
+ *   --rounds N  --duration S  --warmup S  --connections N   (static, compress, cookies, security)
  *   --stream-mib N  --downloads N                           (stream)
  *   --clients N  --events N  --interval MS  --heartbeat MS  (sse)
  *   --upload-mib N  --uploads N                             (upload, upload-stream)
@@ -34,6 +35,7 @@ import { runCompress } from './compress.js';
 import type { CaseContext } from './context.js';
 import { runCookies } from './cookies.js';
 import { arborFrom, log, root } from './harness.js';
+import { runSecurity } from './security.js';
 import { CASES, type IoCase } from './servers/setup.js';
 import { runSse } from './sse.js';
 import { runStatic } from './static.js';
@@ -139,6 +141,7 @@ const runners: Record<IoCase, () => Promise<string>> = {
       streamed: true,
     }),
   cookies: () => runCookies(context, { ...load, rounds: rounds(5) }),
+  security: () => runSecurity(context, { ...load, rounds: rounds(5) }),
 };
 
 mkdirSync(out, { recursive: true });

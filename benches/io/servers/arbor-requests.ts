@@ -7,12 +7,22 @@
  *            `req.parts()`): the file's bytes counted as they arrive, nothing on disk
  *   cookies  `GET /login` sets the signed cookie `session`; `GET /me` answers `{ user, theme }` from the
  *            verified `session` and the plain `theme`
+ *   security `secureHeaders()`, `cors({ origin: [PAGE_ORIGIN], credentials: true })` and `session()` (the
+ *            memory store) on every route: `GET /login` puts `user` in a new session, `GET /me` answers
+ *            `{ user }` from it
  * A feature this checkout does not have is reported to the runner (`unavailable`). Loads the bundle when
  * `ARBOR_BENCH_FROM=dist`, else the sources.
  */
 import type { Server } from 'node:net';
 import { announce, HOST } from '../../http/servers/announce.js';
-import { COOKIE_SECRET, type MeAnswer, SESSION_USER, UPLOAD_BODY_LIMIT } from './requests.js';
+import {
+  COOKIE_SECRET,
+  type MeAnswer,
+  PAGE_ORIGIN,
+  SESSION_USER,
+  type SessionAnswer,
+  UPLOAD_BODY_LIMIT,
+} from './requests.js';
 import { ioCase, unavailable } from './setup.js';
 
 type AppModule = typeof import('../../../ts/src/app/index.js');
@@ -65,8 +75,24 @@ if (kase === 'upload') {
   app.get('/me', (req, res) =>
     res.json({ user: req.signedCookie('session'), theme: req.cookie('theme') } satisfies MeAnswer),
   );
+} else if (kase === 'security') {
+  if (typeof Reflect.get(arbor, 'session') !== 'function')
+    await unavailable('session() is not in this checkout');
+  app = new arbor.Application({ ...base, cookies: { secrets: [COOKIE_SECRET] } });
+  app.middleware(arbor.secureHeaders());
+  app.middleware(arbor.cors({ origin: [PAGE_ORIGIN], credentials: true }));
+  // Plain HTTP on loopback: the cookie without `Secure`, as Fastify's below.
+  app.middleware(arbor.session({ cookie: { secure: false } }));
+  type Stored = import('../../../ts/src/app/index.js').Session<SessionAnswer>;
+  app.get('/login', (req, res) => {
+    req.get<Stored>('session')?.set('user', SESSION_USER);
+    return res.json({ ok: true });
+  });
+  app.get('/me', (req, res) =>
+    res.json({ user: req.get<Stored>('session')?.get('user') } satisfies SessionAnswer),
+  );
 } else {
-  app = await unavailable('arbor-requests.ts serves the upload and cookies cases only');
+  app = await unavailable('arbor-requests.ts serves the upload, cookies and security cases only');
 }
 
 const listening: Server = app.createServer();

@@ -7,13 +7,33 @@
  *            memory and cleans up by itself, as Arbor's uploads do); answers `{ size, name }`
  *   cookies  `@fastify/cookie` with `secret`: `GET /login` sets the signed `session`, `GET /me` answers
  *            `{ user, theme }` from `request.unsignCookie(request.cookies.session)` and the plain `theme`
+ *   security `@fastify/helmet` (its defaults), `@fastify/cors` (`origin: [PAGE_ORIGIN], credentials`) and
+ *            `@fastify/session` over `@fastify/cookie` (its memory store): `GET /login` puts `user` in the
+ *            session, `GET /me` answers `{ user }` from it
  */
 import fastifyCookie from '@fastify/cookie';
+import fastifyCors from '@fastify/cors';
+import fastifyHelmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
+import fastifySession from '@fastify/session';
 import Fastify from 'fastify';
 import { announce, HOST } from '../../http/servers/announce.js';
-import { COOKIE_SECRET, type MeAnswer, SESSION_USER, UPLOAD_BODY_LIMIT } from './requests.js';
+import {
+  COOKIE_SECRET,
+  type MeAnswer,
+  PAGE_ORIGIN,
+  SESSION_USER,
+  type SessionAnswer,
+  UPLOAD_BODY_LIMIT,
+} from './requests.js';
 import { ioCase, unavailable } from './setup.js';
+
+declare module 'fastify' {
+  /** What the security case keeps in a session. */
+  interface Session {
+    user?: string;
+  }
+}
 
 const kase = ioCase();
 // The multipart plugin bounds each file by `bodyLimit` (Fastify's default 1 MiB): the same 64 MiB as Arbor's.
@@ -62,8 +82,22 @@ if (kase === 'upload') {
     };
     reply.send(answer);
   });
+} else if (kase === 'security') {
+  await app.register(fastifyHelmet);
+  await app.register(fastifyCors, { origin: [PAGE_ORIGIN], credentials: true });
+  await app.register(fastifyCookie);
+  // Its README's setup; `secure: false` for plain HTTP on loopback (its default is `Secure`, as Arbor's).
+  await app.register(fastifySession, { secret: COOKIE_SECRET, cookie: { secure: false } });
+  app.get('/login', (request, reply) => {
+    request.session.set('user', SESSION_USER);
+    reply.send({ ok: true });
+  });
+  app.get('/me', (request, reply) => {
+    const answer: SessionAnswer = { user: request.session.get('user') };
+    reply.send(answer);
+  });
 } else {
-  await unavailable('fastify-requests.ts serves the upload and cookies cases only');
+  await unavailable('fastify-requests.ts serves the upload, cookies and security cases only');
 }
 
 await app.listen({ port: 0, host: HOST });

@@ -1,5 +1,5 @@
 /**
- * What the upload and cookies cases send and expect, the same in every server and in the runner (which
+ * What the upload, cookies and security cases send and expect, the same in every server and in the runner (which
  * imports it to know a correct answer).
  */
 
@@ -22,4 +22,12 @@ export const PLAIN_COOKIES = 'theme=dark; a=1; b=2';
 export interface MeAnswer {
   user?: string | undefined;
   theme?: string | undefined;
+}
+
+/** The page origin the security case's CORS policy allows, sent as `Origin` with every request. */
+export const PAGE_ORIGIN = 'https://app.example';
+
+/** What the security case's `GET /me` answers: the `user` its session holds (absent without one). */
+export interface SessionAnswer {
+  user?: string | undefined;
 }

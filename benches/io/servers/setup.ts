@@ -1,6 +1,15 @@
 /** What every I/O benchmark server reads from its environment, and how it says a feature is missing. */
 
-export const CASES = ['static', 'stream', 'sse', 'compress', 'upload', 'upload-stream', 'cookies'] as const;
+export const CASES = [
+  'static',
+  'stream',
+  'sse',
+  'compress',
+  'upload',
+  'upload-stream',
+  'cookies',
+  'security',
+] as const;
 export type IoCase = (typeof CASES)[number];
 
 /** The case `IO_CASE` names; a server started without one is a runner bug. */
