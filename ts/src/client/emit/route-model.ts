@@ -8,7 +8,6 @@
  * what a validated doc-comment route's handler reads from `req.valid(part)`: the checked parameters only,
  * coerced, keyed by location as the validator builds them.
  */
-import { encodeNonAscii } from '../../engine/percent-encoding.js';
 import { isDocsRoute, operationKey, readAnnotations } from '../../openapi/annotations/annotations.js';
 import { contractDefinitions, type RouteContract, routeContract } from '../../openapi/contract.js';
 import { openApiPaths } from '../../openapi/paths.js';
@@ -214,7 +213,9 @@ function urlPieces(route: RegisteredRoute): UrlPiece[] | null {
   for (const piece of route.info.pieces) {
     if (piece.kind === 'regex') return null;
     if (piece.kind === 'text') {
-      const text = encodeNonAscii(piece.text);
+      // As a client sends it and the core stores it: non-ASCII text as UTF-8, upper-case hex (the rest as is).
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the range is the point: anything non-ASCII.
+      const text = piece.text.replace(/[^\x00-\x7f]+/g, (run) => encodeURIComponent(run));
       const last = pieces[pieces.length - 1];
       if (typeof last === 'string') pieces[pieces.length - 1] = last + text;
       else pieces.push(text);
