@@ -1,5 +1,5 @@
-// The package's runtime as users load it: six bundles in dist/ts/src/bundle/ (the index, its Workers entry,
-// the Redis stores, OpenTelemetry, metrics and the CLI), the code they share in chunks beside them, built by esbuild from tsc's output. Loading the
+// The package's runtime as users load it: seven bundles in dist/ts/src/bundle/ (the index, its Workers entry,
+// the Redis stores, OpenTelemetry, metrics, the typed client and the CLI), the code they share in chunks beside them, built by esbuild from tsc's output. Loading the
 // framework as its compiled modules, one file each, makes every start resolve, read and compile each of
 // them; one bundle does that once (the figures: docs/PERFORMANCE.md, "Start-up from the route cache").
 //
