@@ -26,7 +26,8 @@ export function bundle(root) {
       'redis-store': join(src, 'stores', 'redis-store.js'),
       otel: join(src, 'ops', 'otel.js'),
       metrics: join(src, 'ops', 'metrics.js'),
-      // The typed client: browser-safe, it imports nothing the other entries do, so it shares no chunk.
+      // The typed client: browser-safe, it imports nothing the other entries do (its one shared chunk is
+      // esbuild's own few-line helper).
       client: join(src, 'client', 'index.js'),
       cli: join(src, 'cli', 'main.js'),
     },
