@@ -6,9 +6,11 @@
  *
  *   node --import tsx benches/app/dispatch-ab.ts --before <dir>/dist/ts/src/bundle/index.js \
  *     [--after dist/ts/src/bundle/index.js] [--rounds 15] [--requests 3000] [--label …] [--out benches/results]
+ *     [--report dispatch-ab]
  *
  * Build the other tree first (`git worktree add`, link node_modules, `tsc -p tsconfig.json`, copy the
- * wasm package, `scripts/bundle.mjs`). Writes `dispatch-ab.md`.
+ * wasm package, `scripts/bundle.mjs`), or give each tree's `ts/src/index.ts` (the sources through tsx, both
+ * alike). Writes `<report>.md` (`dispatch-ab.md` by default).
  */
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -27,6 +29,7 @@ const { values } = parseArgs({
     requests: { type: 'string', default: '3000' },
     label: { type: 'string', default: 'before → after' },
     out: { type: 'string', default: join(import.meta.dirname, '..', 'results') },
+    report: { type: 'string', default: 'dispatch-ab' },
   },
 });
 if (values.before === undefined)
@@ -110,5 +113,5 @@ alternating. Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 
 |---|--:|--:|--:|--:|
 ${rows.join('\n')}
 `;
-writeFileSync(join(values.out, 'dispatch-ab.md'), report);
+writeFileSync(join(values.out, `${values.report}.md`), report);
 console.log(report);
