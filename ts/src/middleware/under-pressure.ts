@@ -25,6 +25,7 @@ export interface UnderPressureOptions {
 
 /** What the sampler needs of the application: a hook run when it closes (an `Application` is one). */
 export interface CloseSource {
+  /** Runs `hook` when the application closes. */
   onClose(hook: () => void): unknown;
 }
 
