@@ -86,6 +86,16 @@ function errorLine(stderr: string): string {
   return lines.find((l) => /^\w*Error\b|^Error:/.test(l.trim())) ?? lines.slice(-3).join(' | ');
 }
 
+/**
+ * What a child needs to run as this process runs: on Deno, `run` with the permissions and the `.js` → `.ts`
+ * resolution the sources need (Node and Bun take the file as it is). The benchmark runs on Bun and Deno as
+ * it does on Node: `bun benches/router/run.ts`, `deno run -A --sloppy-imports benches/router/run.ts`.
+ */
+const RUNTIME_FLAGS =
+  'Deno' in globalThis
+    ? ['run', '--allow-all', '--no-lock', '--sloppy-imports', '--v8-flags=--expose-gc']
+    : [];
+
 /** Runs child.ts with this process's loader flags (tsx's, however it was started). `adapter` is one
  * router's name, or a list of names for a paired run (then the child writes one result per router). */
 function child(adapter: string | string[], extra: string[], nodeFlags: string[] = []): ChildResult[] | null {
@@ -94,7 +104,9 @@ function child(adapter: string | string[], extra: string[], nodeFlags: string[] 
     typeof adapter === 'string' ? ['--adapter', adapter] : ['--paired', '--adapters', adapter.join(',')];
   const label = typeof adapter === 'string' ? adapter : `${adapter.length} routers, paired`;
   const args = [
-    ...nodeFlags,
+    ...RUNTIME_FLAGS,
+    // Deno takes V8's flags through --v8-flags (RUNTIME_FLAGS), not as Node's own.
+    ...(RUNTIME_FLAGS.length > 0 ? [] : nodeFlags),
     ...process.execArgv,
     childFile,
     ...who,
