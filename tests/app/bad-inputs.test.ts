@@ -70,7 +70,7 @@ const requestCases: RequestCase[] = [
     status: 415,
   },
   {
-    name: 'gzip Content-Encoding (bodies are not decompressed)',
+    name: 'gzip Content-Encoding is refused by default (decompress off)',
     path: '/json',
     options: { method: 'POST', headers: { ...json, 'Content-Encoding': 'gzip' }, body: '{}' },
     status: 415,
