@@ -274,6 +274,8 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
         (input) => kernel.dispatch(input),
         transportLogger(this.#logger),
         this.errorShape,
+        // A refused body's connection lingers as long as an idle one stays open.
+        serverLimits(this.config).keepAliveTimeout,
       );
     }
     return this.#listener;

@@ -20,7 +20,7 @@ import {
 } from './dispatch.js';
 import { type ErrorShape, HttpError } from './errors.js';
 import { inspect, NodeInput } from './node-input.js';
-import { afterOwed } from './node-socket.js';
+import { afterOwed, closeLingering } from './node-socket.js';
 import { crashAnswer, refusal } from './refusal.js';
 import { StreamBody } from './response-stream.js';
 import { HandOverChannel } from './upgrade-channel.js';
@@ -50,12 +50,7 @@ export function createDetachedListener(
   options: DetachedOptions,
 ): DetachedListener {
   const date = new HttpDate();
-  const close = (socket: Duplex) => {
-    socket.end();
-    // What the client goes on sending is read and dropped, for a bounded time (a lingering close).
-    socket.resume();
-    setTimeout(() => socket.destroy(), options.lingerMs).unref();
-  };
+  const close = (socket: Duplex) => closeLingering(socket, options.lingerMs);
   /** Writes `response` as the connection's only answer, then closes it. */
   const writeAndClose = ({ req, socket }: Detached, response: OutgoingResponse) => {
     if (!socket.writable) {

@@ -15,14 +15,30 @@ import {
 } from './dispatch.js';
 import { ARBOR_ERRORS, type ErrorShape, HttpError } from './errors.js';
 import { BODY, inspect, NodeInput } from './node-input.js';
+import { lingerAfterLast } from './node-socket.js';
 import { crashAnswer, refusal } from './refusal.js';
 import { StreamBody } from './response-stream.js';
 
 export type { Dispatch } from './dispatch.js';
 
-/** A request refused before routing: its JSON error, and the connection closes after it (HTTP/1.x). */
-export function refuse(res: ServerResponse, error: HttpError, errors: ErrorShape = ARBOR_ERRORS): void {
-  send(res, refusal(error, errors), true, null);
+/**
+ * How long a connection closed after a refusal reads and drops what its client still sends before it is
+ * cut (see node-socket.ts's `closeLingering`), unless told: node:http's default keep-alive timeout, and
+ * the server's own `keepAliveTimeout` when Arbor starts it.
+ */
+const DEFAULT_LINGER_MS = 5_000;
+
+/**
+ * A request refused before routing: its JSON error, and the connection closes after it (HTTP/1.x), what
+ * the client still sends read and dropped for `lingerMs`.
+ */
+export function refuse(
+  res: ServerResponse,
+  error: HttpError,
+  errors: ErrorShape = ARBOR_ERRORS,
+  lingerMs = DEFAULT_LINGER_MS,
+): void {
+  send(res, refusal(error, errors), lingerMs, null);
 }
 
 /** Fields HTTP/2 forbids in a response (RFC 9113 §8.2.2): node:http2 throws on them. */
@@ -51,16 +67,22 @@ function http2Fields(flat: string[]): string[] {
 export type NodeRequestListener = RequestListener &
   ((req: Http2ServerRequest, res: Http2ServerResponse) => void);
 
+/**
+ * @param lingerMs How long a connection closed after a refused body (a 413, a bad chunk) goes on reading
+ * and dropping what the client still sends, so that a client that writes its whole body before reading
+ * gets the answer rather than a reset; then it is cut. The server's keep-alive timeout, as a rule.
+ */
 export function createNodeListener(
   dispatch: Dispatch,
   logger: Logger,
   errors: ErrorShape = ARBOR_ERRORS,
+  lingerMs = DEFAULT_LINGER_MS,
 ): NodeRequestListener {
   const answering: Answering<ServerResponse, NodeInput> = {
     write(res, input, response) {
       // A body still arriving after its answer is decided: its reader stops, the rest is drained.
       if (input.bodyUnfinished) input.stopBody();
-      send(res, response, input.bodyRefused, logger);
+      send(res, response, input.bodyRefused ? lingerMs : null, logger);
     },
     fail: (res) => fail(res, errors),
     loggerOf: () => logger,
@@ -68,7 +90,7 @@ export function createNodeListener(
   const listener: RequestListener = (req, res) => {
     const inspected = inspect(req);
     if (inspected instanceof HttpError) {
-      refuse(res, inspected, errors);
+      refuse(res, inspected, errors, lingerMs);
       return;
     }
     settle(dispatch, new NodeInput(req, inspected === BODY, undefined, res), res, answering);
@@ -77,13 +99,15 @@ export function createNodeListener(
 }
 
 /**
- * Writes `response` (node frames it; `closeAfter`: `Connection: close` on HTTP/1.x). Throws, having let
- * go of a streamed body, when the answer cannot be written.
+ * Writes `response` (node frames it). `closeLingering`, on HTTP/1.x: `Connection: close`, and the
+ * connection reads and drops what the client still sends for that many milliseconds after the answer
+ * before it is cut (`null`: the connection stays open). Throws, having let go of a streamed body, when
+ * the answer cannot be written.
  */
 function send(
   res: ServerResponse,
   response: OutgoingResponse,
-  closeAfter: boolean,
+  closeLingering: number | null,
   logger: Logger | null,
 ): void {
   const body = response.getBody();
@@ -97,7 +121,10 @@ function send(
     // (setHeader), a measurable share of a small response. A repeated header repeats its name.
     let flat = headerPairs(response);
     if (res.req.httpVersionMajor === 2) flat = http2Fields(flat);
-    else if (closeAfter) flat.push('Connection', 'close');
+    else if (closeLingering !== null) {
+      flat.push('Connection', 'close');
+      lingerAfterLast(res.req, closeLingering);
+    }
     res.writeHead(response.getStatus(), flat);
     if (body instanceof StreamBody) stream(res, body, logger);
     else res.end(body ?? undefined);
@@ -165,5 +192,5 @@ function fail(res: ServerResponse, errors: ErrorShape): void {
     return;
   }
   for (const name of res.getHeaderNames()) res.removeHeader(name);
-  send(res, crashAnswer(errors), false, null);
+  send(res, crashAnswer(errors), null, null);
 }

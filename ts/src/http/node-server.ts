@@ -130,7 +130,7 @@ export function createNodeServer(
   // An expectation other than 100-continue (RFC 9110 §10.1.1): 417 with the JSON error body, and the
   // connection closes, as for every request refused before routing; node's default is an empty 417.
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
-    refuse(res, new HttpError(417), errors);
+    refuse(res, new HttpError(417), errors, keepAliveTimeout);
   });
 
   // CONNECT is routed like any other method (405 with `Allow` on a known path, 501 for a tunnel) instead
