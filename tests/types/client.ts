@@ -2,7 +2,7 @@
  * The typed client of the tasks reference application (tests/client/generated/tasks-client.ts, written
  * by `arbor client:export`): answers typed by status without a cast, and the mistakes a caller makes —
  * a wrong body, a missing or mistyped parameter, an unknown route or name, a status the route does not
- * document — refused by the type checker. Compiled by tests/types/client-types.test.ts: every line must
+ * document — refused by the type checker. Compiled by tests/types/route-params.test.ts: every line must
  * compile, and every line under a `@ts-expect-error` must not.
  */
 import { expectTypeOf } from 'vitest';

@@ -3,7 +3,7 @@
  * (`arbor types:export`, checked in beside this file): coerced types, a default making a key present, no
  * cast, in a closure and in a controller method (`RouteRequest`). Kept out of `tsconfig.check.json` with
  * the other augmentations (the declarations would type every other test's `/tasks` routes), compiled alone
- * by tests/types/client-types.test.ts: every line must compile, and every line under a
+ * by tests/types/route-params.test.ts: every line must compile, and every line under a
  * `@ts-expect-error` must not.
  */
 import { expectTypeOf } from 'vitest';
