@@ -97,11 +97,16 @@ const LINGER_MS = 1000;
 const run = promisify(execFile);
 
 /** Runs the uploading client against `path` with a body of `bytes` (or an endless one). */
-async function upload(port: number, path: string, bytes: number | 'endless'): Promise<UploadOutcome> {
+async function upload(
+  port: number,
+  path: string,
+  bytes: number | 'endless',
+  framing: 'length' | 'chunked' = 'length',
+): Promise<UploadOutcome> {
   const client = join(import.meta.dirname, 'support', 'eager-uploader-process.ts');
   const { stdout } = await run(
     process.execPath,
-    ['--import', 'tsx', client, String(port), path, String(bytes)],
+    ['--import', 'tsx', client, String(port), path, String(bytes), framing],
     {
       timeout: 45_000,
     },
@@ -129,6 +134,11 @@ describe(`a refused body's client in its own process gets its answer (${testServ
 
   test('50 MiB written whole to a route whose limit is 1 KiB, then read: the 413', async () => {
     const outcome = await upload(port, '/small', 50 * MIB);
+    expect(outcome).toMatchObject({ status: 413, written: 50 * MIB });
+  });
+
+  test('50 MiB chunked, refused once 1 KiB of it is read, written whole, then read: the 413', async () => {
+    const outcome = await upload(port, '/small', 50 * MIB, 'chunked');
     expect(outcome).toMatchObject({ status: 413, written: 50 * MIB });
   });
 

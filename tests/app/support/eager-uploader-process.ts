@@ -1,11 +1,13 @@
 /**
  * A client that uploads the way browsers and curl do, in its own process (started with `--import tsx`,
  * so that a pause of the test process, where the server lives, never stalls its writing or its clocks):
- * it sends a request head and a body with its `Content-Length`, and writes the body as fast as the
- * socket takes it, without reading anything until it has written the whole body.
+ * it sends a request head and a body with its `Content-Length` (or chunked), and writes the body as fast
+ * as the socket takes it, without reading anything until it has written the whole body.
  *
- * Arguments: `port path bytes`; `bytes` may be `endless`: then the body announced is 1 TiB and the client
- * never stops writing, reading the answer as it comes, until the server cuts the connection.
+ * Arguments: `port path bytes [chunked]`; `bytes` may be `endless`: then the body announced is 1 TiB and
+ * the client never stops writing, reading the answer as it comes, until the server cuts the connection.
+ * `chunked`: no `Content-Length`, the body sent in chunks of 64 KiB, so that the server can refuse it only
+ * once it has read past its limit.
  *
  * Prints one JSON line ({@link UploadOutcome}) and exits.
  */
@@ -23,10 +25,17 @@ export interface UploadOutcome {
   cutAfterMs: number | null;
 }
 
-const [port, path, bytes] = process.argv.slice(2) as [string, string, string];
+const [port, path, bytes, framing] = process.argv.slice(2) as [string, string, string, string?];
+const chunked = framing === 'chunked';
 const endless = bytes === 'endless';
 const total = endless ? 2 ** 40 : Number(bytes);
 const CHUNK = Buffer.alloc(64 * 1024, 0x78);
+/** One chunk of the chunked body: its size line, its data and its CRLF. */
+const FRAMED = Buffer.concat([
+  Buffer.from(`${CHUNK.byteLength.toString(16)}\r\n`),
+  CHUNK,
+  Buffer.from('\r\n'),
+]);
 
 // Half-open allowed: the server's end of its side (after its answer) does not stop the client writing.
 const socket = connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen: true });
@@ -77,7 +86,10 @@ const write = (done: () => void) => {
   while (written < total) {
     const size = Math.min(CHUNK.byteLength, total - written);
     written += size;
-    if (!socket.write(size === CHUNK.byteLength ? CHUNK : CHUNK.subarray(0, size))) {
+    const bytes = size < CHUNK.byteLength ? CHUNK.subarray(0, size) : chunked ? FRAMED : CHUNK;
+    // A chunked body's last chunk is whole (the sizes used are multiples of 64 KiB): then its end.
+    if (chunked && written === total) socket.write(bytes);
+    if (!socket.write(chunked && written === total ? '0\r\n\r\n' : bytes)) {
       socket.once('drain', () => write(done));
       return;
     }
@@ -86,7 +98,8 @@ const write = (done: () => void) => {
 };
 
 socket.on('connect', () => {
-  socket.write(`POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Length: ${total}\r\n\r\n`);
+  const framingField = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${total}`;
+  socket.write(`POST ${path} HTTP/1.1\r\nHost: localhost\r\n${framingField}\r\n\r\n`);
   // The endless client reads as it writes (it has to, to see its answer); the other reads only after.
   if (endless) receive();
   write(() => {
