@@ -10,9 +10,10 @@ export interface ClientExportCommandOptions extends GenerateCommandOptions {
 }
 
 export async function clientExport(options: ClientExportCommandOptions): Promise<void> {
-  const { app, sources } = await loadModelSource(options);
+  const { app, sources, exportOptions } = await loadModelSource(options);
   const text = exportClient(app, {
     sources,
+    exportOptions,
     ...(options.clientModule === undefined ? {} : { clientModule: options.clientModule }),
   });
   await writeGenerated('client:export', text, options, routeCount(text, /^ {2}"[A-Z]+ \/[^"]*": \{$/gm));

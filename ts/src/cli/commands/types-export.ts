@@ -7,6 +7,7 @@ import { relative, resolve } from 'node:path';
 import { fs } from '../../builtins.js';
 import { exportRouteTypes } from '../../client/emit/index.js';
 import type { ModelSource } from '../../client/emit/route-model.js';
+import type { ExportOptions } from '../../openapi/types.js';
 import { CliError, EXIT_FAILURE, usageError } from '../errors.js';
 import { loadApplication, resolveEntry } from '../load-app.js';
 import { paint, write } from '../output.js';
@@ -27,11 +28,16 @@ export interface TypesExportOptions extends GenerateCommandOptions {
 export async function loadModelSource(options: GenerateCommandOptions): Promise<{
   app: ModelSource;
   sources: readonly string[];
+  exportOptions: ExportOptions;
 }> {
   if (options.check === true && (options.output === undefined || options.output === '-'))
     throw usageError('--check compares with a file: pass --output <file>');
   const { app, openapiOptions } = await loadApplication(resolveEntry(options.app));
-  return { app: app as ModelSource, sources: options.sources ?? openapiOptions.sources ?? [] };
+  return {
+    app: app as ModelSource,
+    sources: options.sources ?? openapiOptions.sources ?? [],
+    exportOptions: openapiOptions,
+  };
 }
 
 /**
@@ -75,9 +81,10 @@ export const routeCount = (text: string, marker: RegExp): string => {
 };
 
 export async function typesExport(options: TypesExportOptions): Promise<void> {
-  const { app, sources } = await loadModelSource(options);
+  const { app, sources, exportOptions } = await loadModelSource(options);
   const text = exportRouteTypes(app, {
     sources,
+    exportOptions,
     ...(options.module === undefined ? {} : { module: options.module }),
   });
   await writeGenerated('types:export', text, options, routeCount(text, /^ {4}"[A-Z]+ \//gm));

@@ -4,7 +4,7 @@
  * validation refusal in the application's shape, 413, 415, …) — so the client and the document agree.
  */
 import { exportWithDiagnostics } from '../../openapi/exporter.js';
-import type { AnnotationSet, DocumentSource, OpenApiDocument } from '../../openapi/types.js';
+import type { AnnotationSet, DocumentSource, ExportOptions, OpenApiDocument } from '../../openapi/types.js';
 import type { Schema } from './schema-type.js';
 
 const NO_BODY: Schema = { type: 'null' };
@@ -15,7 +15,11 @@ const NO_BODY: Schema = { type: 'null' };
  * (the validation refusal in the application's shape, 413, 415, …). The servers are left out so that no
  * base path is taken off the paths.
  */
-export function documentOf(app: Pick<DocumentSource, 'config'>, annotations: AnnotationSet): OpenApiDocument {
+export function documentOf(
+  app: Pick<DocumentSource, 'config'>,
+  annotations: AnnotationSet,
+  options: ExportOptions = {},
+): OpenApiDocument {
   const config = { ...app.config, openapi: { ...app.config?.openapi, servers: [] } };
   const source = new Proxy(app, {
     get(target, key) {
@@ -25,7 +29,8 @@ export function documentOf(app: Pick<DocumentSource, 'config'>, annotations: Ann
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
-  return exportWithDiagnostics(source as DocumentSource, { annotations, openapi: '3.1.0' }).document;
+  return exportWithDiagnostics(source as DocumentSource, { ...options, annotations, openapi: '3.1.0' })
+    .document;
 }
 
 /** An operation's answers by status: the body schema of each (`$ref`s to documented responses followed). */

@@ -2,7 +2,7 @@
  * The generated declarations, as functions (what `arbor types:export` and `arbor client:export` write):
  * both read the application's route table and its contracts, the annotations' and the code-first ones.
  */
-import type { AnnotationSet } from '../../openapi/types.js';
+import type { AnnotationSet, ExportOptions } from '../../openapi/types.js';
 import { clientFile, typesFile } from './declarations.js';
 import { type ModelSource, routeModel } from './route-model.js';
 
@@ -12,6 +12,11 @@ export interface ContractSourceOptions {
   sources?: readonly string[];
   /** The annotations to use instead of reading them (as the exporter's option). */
   annotations?: AnnotationSet;
+  /**
+   * The options the application's OpenAPI document is exported with (security schemes, tags: what it
+   * passes to `mountDocs`), whose answers the client expects; the CLI passes the entry's `openapiOptions`.
+   */
+  exportOptions?: ExportOptions;
 }
 
 /** Options of {@link exportRouteTypes}. */

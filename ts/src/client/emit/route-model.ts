@@ -15,6 +15,7 @@ import type {
   AnnotationSet,
   CodeContractDocument,
   DocumentSource,
+  ExportOptions,
   OperationDoc,
 } from '../../openapi/types.js';
 import type { RegisteredRoute } from '../../routing/route.js';
@@ -61,7 +62,7 @@ const ANY_TEXT: Schema = { type: ['string', 'number'] };
  */
 export function routeModel(
   app: ModelSource,
-  options: { sources?: readonly string[]; annotations?: AnnotationSet } = {},
+  options: { sources?: readonly string[]; annotations?: AnnotationSet; exportOptions?: ExportOptions } = {},
 ): RouteModel {
   const routes = app.routeTable().filter((r) => !isDocsRoute(r) && r.webSocket !== true);
   const annotations =
@@ -72,7 +73,7 @@ export function routeModel(
     routes: [],
     definitions: contractDefinitions(annotations) as Record<string, Schema>,
   };
-  const document = documentOf(app, annotations);
+  const document = documentOf(app, annotations, options.exportOptions);
   for (const route of routes) {
     const code = app.codeSchemas?.(route, 'draft-2020-12') ?? null;
     const path = openApiPaths(route)[0]?.path;
