@@ -16,7 +16,18 @@ const HEADER = (command: string) =>
   '// biome-ignore-all lint: generated\n';
 
 /** Names the generated file declares itself: a `@schema` of one of these names is renamed. */
-const RESERVED = new Set(['Routes', 'RouteNames', 'Valid', 'routes', 'createApiClient']);
+const RESERVED = new Set([
+  'Routes',
+  'RouteNames',
+  'Valid',
+  'routes',
+  'createApiClient',
+  // What the client module imports.
+  'Client',
+  'ClientOptions',
+  'ClientRoutes',
+  'createClient',
+]);
 
 /** The definitions' TypeScript names, and which differ once validated (a default makes a key present). */
 interface Names {
