@@ -49,14 +49,6 @@ import { mountDocs } from '../../src/openapi/index.js';
 import { homePage, loginPage } from './pages.js';
 import { type User, Users } from './users.js';
 
-// `secureHeaders({ nonce: true })` puts the request's CSP nonce on every request. (A line comment: a doc
-// comment here would be a second one for the API reference's ContextVariableMap.)
-declare module '../../src/core/context.js' {
-  interface ContextVariableMap {
-    cspNonce: string;
-  }
-}
-
 /** What the session holds: the signed-in user's id (and `csrf()`'s secret, under its own key). */
 interface AccountSession {
   userId: string;

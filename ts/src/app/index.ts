@@ -124,6 +124,7 @@ export {
   CSP_NONCE_KEY,
   NONCE,
   type SecureHeadersOptions,
+  type SecureHeadersVariables,
   secureHeaders,
 } from '../middleware/secure-headers.js';
 export { type ServeStaticOptions, serveStatic } from '../middleware/serve-static.js';

@@ -41,6 +41,17 @@ export type SecureHeadersOptions = HelmetOptions & {
 
 /** The request key of the nonce (`req.get('cspNonce')`). */
 export const CSP_NONCE_KEY = 'cspNonce';
+
+/**
+ * What `secureHeaders()` adds to a request: its CSP nonce. A group or route given
+ * `secureHeaders({ nonce: true })` in its middleware reads `req.get('cspNonce')` as a `string`; given
+ * `secureHeaders()` without `nonce: true`, as `string | undefined` (a nonce comes only from {@link NONCE}
+ * in a directive, or from another `secureHeaders()` around it that has one).
+ */
+export interface SecureHeadersVariables {
+  /** The nonce of this request's Content-Security-Policy (base64): `<script nonce="…">`. */
+  [CSP_NONCE_KEY]: string;
+}
 /** The request key under which an enclosing `secureHeaders()` hears what an inner one asks for. */
 const LAYER_KEY = 'arbor.secureHeaders';
 const HSTS = 'strict-transport-security';
@@ -145,6 +156,11 @@ function apply(answer: Response, req: Request, layer: Layer): Response {
  * app.get('/embed', embed).middleware(secureHeaders({ xFrameOptions: false,
  *   contentSecurityPolicy: { directives: { frameAncestors: ['https://partner.example'] } } }));
  */
+export function secureHeaders(
+  options: SecureHeadersOptions & { nonce: true },
+): Middleware<SecureHeadersVariables>;
+/** Helmet's headers without a nonce of its own: `req.get('cspNonce')` is a string only if one is made. */
+export function secureHeaders(options?: SecureHeadersOptions): Middleware<Partial<SecureHeadersVariables>>;
 export function secureHeaders(options: SecureHeadersOptions = {}): Middleware {
   const own = new Policy(options);
   return async function secureHeaders(req, next) {
