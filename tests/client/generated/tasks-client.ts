@@ -4,15 +4,15 @@
 import { type Client, type ClientOptions, type ClientRoutes, createClient } from "../../../ts/src/client/index.js";
 
 export type Task = {
-  id?: string;
-  title?: string;
-  completed?: boolean;
-  created_at?: string;
+  id: string;
+  title: string;
+  completed: boolean;
+  created_at: string;
 };
 
 export type Error = {
-  error?: string;
-  code?: number;
+  error: string;
+  code: number;
 };
 
 /** What each route takes and answers, by status. */

@@ -4,15 +4,15 @@
 import type {} from "../../../ts/src/index.js";
 
 export type Task = {
-  id?: string;
-  title?: string;
-  completed?: boolean;
-  created_at?: string;
+  id: string;
+  title: string;
+  completed: boolean;
+  created_at: string;
 };
 
 export type Error = {
-  error?: string;
-  code?: number;
+  error: string;
+  code: number;
 };
 
 declare module "../../../ts/src/index.js" {

@@ -85,11 +85,6 @@ export function errorsBody(...messages: string[]): { errors: { body: string[] } 
   return { errors: { body: messages } };
 }
 
-/** The query of `GET /api/articles` as its contract gives it. */
-type ListQuery = { tag?: string; limit: number; offset: number };
-type NewArticle = { article: { title: string; body: string; tags?: string[] } };
-type NewComment = { comment: { body: string } };
-
 export interface ArticlesOptions {
   store?: ArticleStore;
   /** The token writes need (default `API_TOKEN`, else `demo-token`). */
@@ -142,9 +137,7 @@ export function createArticlesApp(options: ArticlesOptions = {}): Application {
      * @response 200 {{articles: array<Article>, count: integer minimum=0}} A page, and how many match
      * @tags Articles
      */
-    api
-      .get('/articles', (req, res) => res.json(store.list(req.valid('query') as ListQuery)))
-      .name('articles.index');
+    api.get('/articles', (req, res) => res.json(store.list(req.valid('query')))).name('articles.index');
 
     /**
      * @summary Write an article
@@ -158,7 +151,7 @@ export function createArticlesApp(options: ArticlesOptions = {}): Application {
     api
       .post('/articles', (req, res) => {
         if (store.full) throw new HttpError(409, 'The demo holds 500 articles: delete some first');
-        const { article } = req.valid('body') as NewArticle;
+        const { article } = req.valid('body');
         const created = store.create(article, req.get('author') as Author);
         return res.status(201).header('Location', `/api/articles/${created.slug}`).json({ article: created });
       })
@@ -221,7 +214,7 @@ export function createArticlesApp(options: ArticlesOptions = {}): Application {
      */
     api
       .post('/articles/:article<slug>/comments', (req, res, article: Article) => {
-        const { comment } = req.valid('body') as NewComment;
+        const { comment } = req.valid('body');
         const created = store.comment(article.slug, comment.body, req.get('author') as Author);
         if (created === null) throw new HttpError(409, 'This article has 500 comments: no more');
         return res.status(201).json({ comment: created });

@@ -5,14 +5,14 @@
 
 /**
  * @schema Product
- * @property {integer minimum=1} id - Product id
- * @property {string minLength=1} name - Product name
- * @property {string} description - Free text
- * @property {number exclusiveMinimum=0} price - Price in USD, greater than 0
- * @property {integer minimum=1} categoryId - Category (1 electronics, 2 books, 3 home)
- * @property {array<string>} tags - Labels
- * @property {string format=date-time} createdAt - Creation time (ISO 8601)
- * @property {string format=date-time} updatedAt - Last change (ISO 8601)
+ * @property {integer minimum=1} id.required - Product id
+ * @property {string minLength=1} name.required - Product name
+ * @property {string} description.required - Free text
+ * @property {number exclusiveMinimum=0} price.required - Price in USD, greater than 0
+ * @property {integer minimum=1} categoryId.required - Category (1 electronics, 2 books, 3 home)
+ * @property {array<string>} tags.required - Labels
+ * @property {string format=date-time} createdAt.required - Creation time (ISO 8601)
+ * @property {string format=date-time} updatedAt.required - Last change (ISO 8601)
  */
 
 /**
@@ -24,37 +24,37 @@
 
 /**
  * @schema ProductList
- * @property {array<Product>} data - The products of this page
- * @property {integer} total - Products matching the filters, all pages
- * @property {integer} page - This page (from 1)
- * @property {integer} limit - Page size
+ * @property {array<Product>} data.required - The products of this page
+ * @property {integer} total.required - Products matching the filters, all pages
+ * @property {integer} page.required - This page (from 1)
+ * @property {integer} limit.required - Page size
  */
 
 /**
  * @schema Error
- * @property {string} error - What went wrong
- * @property {integer} code - The HTTP status code
+ * @property {string} error.required - What went wrong
+ * @property {integer} code.required - The HTTP status code
  */
 
 /**
  * @schema ApiError
- * @property {string} error - What went wrong
- * @property {string} code - A stable error code
+ * @property {string} error.required - What went wrong
+ * @property {string} code.required - A stable error code
  * @property {string} timestamp - When (ISO 8601)
  * @property {string} path - The request path
  */
 
 /**
  * @schema ValidationError
- * @property {string} error - Which fields are missing or invalid
- * @property {integer} code - 400
+ * @property {string} error.required - Which fields are missing or invalid
+ * @property {integer} code.required - 400
  * @property {array<string>} fields - The fields concerned
  */
 
 /**
  * @schema AuthError
- * @property {string} error - Missing bearer token, or Invalid bearer token
- * @property {integer} code - 401
+ * @property {string} error.required - Missing bearer token, or Invalid bearer token
+ * @property {integer} code.required - 401
  */
 
 /**
@@ -64,8 +64,8 @@
 
 /**
  * @schema User
- * @property {integer} id - User id
- * @property {string} name - Display name
+ * @property {integer} id.required - User id
+ * @property {string} name.required - Display name
  * @property {string} email - Contact address (v2 only)
  */
 

@@ -1,16 +1,8 @@
 /** The products API handlers, registered with `[controller, 'method']` array callables. */
-import { HttpError, type Request, type Response } from '../../src/app/index.js';
+import { HttpError, type Request, type Response, type RouteRequest } from '../../src/app/index.js';
 import type { Catalog, ProductInput } from './catalog.js';
 import type { ImageStore } from './images.js';
 import { ProductValidationError } from './validation.js';
-
-/** `GET /api/products`'s query as its contract gives it: coerced, bounded, the page and limit defaulted. */
-interface ListQuery {
-  page: number;
-  limit: number;
-  category?: string;
-  search?: string;
-}
 
 const USERS = [
   { id: 1, name: 'Ada Lovelace', email: 'ada@example.com' },
@@ -30,8 +22,8 @@ export class ProductController {
   }
 
   /** The annotations bound page and limit (and give their defaults): nothing is checked here. */
-  index(req: Request, res: Response): Response {
-    return res.json(this.#catalog.list(req.valid('query') as ListQuery));
+  index(req: RouteRequest<'GET /api/products'>, res: Response): Response {
+    return res.json(this.#catalog.list(req.valid('query')));
   }
 
   show(req: Request, res: Response): Response {
@@ -40,15 +32,15 @@ export class ProductController {
     return res.json(product);
   }
 
-  store(req: Request, res: Response): Response {
-    const product = this.#catalog.create(productFields(req.valid('body') as ProductInput));
+  store(req: RouteRequest<'POST /api/products'>, res: Response): Response {
+    const product = this.#catalog.create(productFields(req.valid('body')));
     return res.status(201).header('Location', `/api/products/${product.id}`).json(product);
   }
 
-  update(req: Request, res: Response): Response {
+  update(req: RouteRequest<'PUT /api/products/:id<int>'>, res: Response): Response {
     const id = Number(req.param('id'));
     if (this.#catalog.get(id) === undefined) throw productNotFound();
-    return res.json(this.#catalog.update(id, productFields(req.valid('body') as Partial<ProductInput>)));
+    return res.json(this.#catalog.update(id, productFields(req.valid('body'))));
   }
 
   async destroy(req: Request, res: Response): Promise<Response> {
