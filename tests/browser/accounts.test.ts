@@ -5,23 +5,14 @@
  * injected without the nonce is blocked, a profile change through the form, another site's form refused
  * (403, nothing changed), and signing out.
  */
-import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccountsApp } from '../../ts/examples/accounts/app.js';
 import { DEMO_USER, Users } from '../../ts/examples/accounts/users.js';
 import type { ArborServer } from '../../ts/src/app/index.js';
-import { launchChromium } from './chromium.js';
+import { chromiumForFile, serve } from './chromium.js';
 
-vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
-
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = chromiumForFile();
 
 describe.each(['node', 'arbor'] as const)(
   'the accounts application in Chromium, server: %s',
@@ -32,10 +23,11 @@ describe.each(['node', 'arbor'] as const)(
     const users = Users.withDemoUser();
 
     beforeAll(async () => {
-      server = createAccountsApp({ config: { server: serverKind }, users }).createServer();
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      origin = `http://localhost:${(server.address() as AddressInfo).port}`;
-      page = await browser.newPage();
+      ({ server, origin } = await serve(
+        createAccountsApp({ config: { server: serverKind }, users }),
+        'localhost',
+      ));
+      page = await browser().newPage();
       await page.route('http://evil.example/**', (route) =>
         route.fulfill({
           contentType: 'text/html',

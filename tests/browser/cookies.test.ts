@@ -3,21 +3,12 @@
  * the page's scripts) and a plain one the page can read; the server reads both back; clearing deletes it;
  * a cookie the page forges is refused by the signature.
  */
-import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Application, type ArborServer } from '../../ts/src/app/index.js';
-import { launchChromium } from './chromium.js';
+import { chromiumForFile, serve } from './chromium.js';
 
-vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
-
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = chromiumForFile();
 
 function application(server: 'node' | 'arbor'): Application {
   const app = new Application({ server, cookies: { secrets: ['a-test-secret-of-enough-length'] } });
@@ -40,10 +31,10 @@ describe.each(['node', 'arbor'] as const)('Chromium keeps cookies, server: %s', 
   let page: Page;
 
   beforeAll(async () => {
-    server = application(serverKind).createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    page = await browser.newPage();
-    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    let origin: string;
+    ({ server, origin } = await serve(application(serverKind)));
+    page = await browser().newPage();
+    await page.goto(`${origin}/`);
   });
   afterAll(async () => {
     await page?.close();

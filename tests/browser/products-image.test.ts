@@ -7,18 +7,14 @@
  * test-results/screenshots/.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAME_ORIGIN, securitySchemes } from '../../ts/examples/docs.js';
 import { createProductsApp, registerProducts } from '../../ts/examples/products/app.js';
 import { Application, type ArborServer, memoryLogger } from '../../ts/src/app/index.js';
 import { mountDocs, type OpenApiVersion } from '../../ts/src/openapi/index.js';
-import { isLocal, launchChromium, SCREENSHOTS } from './chromium.js';
-
-vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
+import { chromiumForFile, isLocal, SCREENSHOTS, serve } from './chromium.js';
 
 /** A small PNG's worth of bytes (the type is what the picker's file declares). */
 const IMAGE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82, 7]);
@@ -38,13 +34,7 @@ function productsApp(version: OpenApiVersion, imageDir: string): Application {
   return app;
 }
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = chromiumForFile();
 
 describe.each(['3.1.0', '3.0.3'] as const)('Swagger UI on the OpenAPI %s document', (version) => {
   let server: ArborServer;
@@ -53,9 +43,7 @@ describe.each(['3.1.0', '3.0.3'] as const)('Swagger UI on the OpenAPI %s documen
 
   beforeAll(async () => {
     imageDir = mkdtempSync(join(tmpdir(), 'arbor-browser-images-'));
-    server = productsApp(version, imageDir).createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ server, origin } = await serve(productsApp(version, imageDir)));
   });
   afterAll(async () => {
     await server?.closeGracefully(1000);
@@ -63,7 +51,7 @@ describe.each(['3.1.0', '3.0.3'] as const)('Swagger UI on the OpenAPI %s documen
   });
 
   it('"Try it out" on POST /api/products/{id}/image uploads the picked file: 201, then served back', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    const context = await browser().newContext({ viewport: { width: 1280, height: 1000 } });
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
     const requests: string[] = [];

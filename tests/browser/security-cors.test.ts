@@ -4,27 +4,12 @@
  * `Authorization` (the reflected request headers), a credentialed round trip that sets and sends back a
  * cookie, a credentialed call to `*` that the browser refuses, and an origin the API does not allow.
  */
-import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Application, type ArborServer, cors } from '../../ts/src/app/index.js';
-import { launchChromium } from './chromium.js';
+import { chromiumForFile, serve } from './chromium.js';
 
-vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
-
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-async function listen(app: Application): Promise<{ server: ArborServer; origin: string }> {
-  const server = app.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
+const browser = chromiumForFile();
 
 function api(server: 'node' | 'arbor', pageOrigin: string): Application {
   const app = new Application({ server });
@@ -62,12 +47,12 @@ describe.each(['node', 'arbor'] as const)('CORS from Chromium, server: %s', (ser
   beforeAll(async () => {
     const pages = new Application({ server: serverKind });
     pages.get('/', (_req, res) => res.html('<!doctype html><title>another origin</title>'));
-    const started = await listen(pages);
+    const started = await serve(pages);
     pageServer = started.server;
-    const apiStarted = await listen(api(serverKind, started.origin));
+    const apiStarted = await serve(api(serverKind, started.origin));
     apiServer = apiStarted.server;
     apiOrigin = apiStarted.origin;
-    page = await browser.newPage();
+    page = await browser().newPage();
     await page.goto(`${started.origin}/`);
   });
   afterAll(async () => {

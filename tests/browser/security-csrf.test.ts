@@ -10,27 +10,12 @@
  * - the application's own forms are accepted, the token form with the token it rendered; the same form
  *   without its token is refused (403, "CSRF token missing").
  */
-import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Application, type ArborServer, csrf } from '../../ts/src/app/index.js';
-import { launchChromium } from './chromium.js';
+import { chromiumForFile, serve } from './chromium.js';
 
-vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
-
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-async function listen(app: Application): Promise<{ server: ArborServer; origin: string }> {
-  const server = app.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
+const browser = chromiumForFile();
 
 /** A page with one form posting `fields` to `action`, submitted by its button. */
 function formPage(action: string, fields: Record<string, string>): string {
@@ -77,7 +62,7 @@ describe.each(['node', 'arbor'] as const)('CSRF from Chromium, server: %s', (ser
   beforeAll(async () => {
     const victim = bank(serverKind);
     done = victim.done;
-    const started = await listen(victim.app);
+    const started = await serve(victim.app);
     bankServer = started.server;
     bankOrigin = started.origin;
     // The same site (127.0.0.1), another origin (port): a page the bank does not serve.
@@ -85,10 +70,10 @@ describe.each(['node', 'arbor'] as const)('CSRF from Chromium, server: %s', (ser
     sibling.get('/plain', (_req, res) =>
       res.html(formPage(`${bankOrigin}/plain/transfer`, { amount: '900' })),
     );
-    const siblingStarted = await listen(sibling);
+    const siblingStarted = await serve(sibling);
     siblingServer = siblingStarted.server;
     siblingOrigin = siblingStarted.origin;
-    page = await browser.newPage();
+    page = await browser().newPage();
     // Another site's pages, served by interception: the form posts go to the bank for real.
     await page.route('http://evil.example/**', (route) => {
       const path = new URL(route.request().url()).pathname;

@@ -4,21 +4,12 @@
  * stream, the browser reconnects after `retry` ms sending `Last-Event-ID`, and the handler resumes after
  * that id.
  */
-import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Application, type ArborServer, type ServerSentEvent } from '../../ts/src/app/index.js';
-import { launchChromium } from './chromium.js';
+import { chromiumForFile, serve } from './chromium.js';
 
-vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
-
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = chromiumForFile();
 
 /** Events 1..6, three per connection: a client resuming from id n gets n+1.. (the stream ends after three). */
 async function* numbered(after: number): AsyncGenerator<ServerSentEvent> {
@@ -62,10 +53,8 @@ describe.each(['node', 'arbor'] as const)("Chromium's EventSource, server: '%s'"
 
   beforeAll(async () => {
     ({ app, resumedFrom } = application(serverKind));
-    server = app.createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    page = await browser.newPage();
+    ({ server, origin } = await serve(app));
+    page = await browser().newPage();
     await page.goto(`${origin}/`);
   });
   afterAll(async () => {

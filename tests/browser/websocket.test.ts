@@ -4,22 +4,12 @@
  * handshake that a middleware refused (by Origin, as an application guarding against cross-site
  * WebSocket hijacking would) fail without ever opening.
  */
-import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Application, type ArborServer, Response } from '../../ts/src/app/index.js';
-import { launchChromium } from './chromium.js';
+import { chromiumForFile, serve } from './chromium.js';
 
-// A headless Chromium on a loaded two-core machine: generous, as docs.test.ts.
-vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
-
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = chromiumForFile();
 
 function application(server: 'node' | 'arbor'): Application {
   const app = new Application({ server });
@@ -48,10 +38,8 @@ describe.each(['node', 'arbor'] as const)("Chromium's WebSocket, server: '%s'", 
 
   beforeAll(async () => {
     app = application(serverKind);
-    server = app.createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    page = await browser.newPage();
+    ({ server, origin } = await serve(app));
+    page = await browser().newPage();
     await page.goto(`${origin}/`);
   });
   afterAll(async () => {
@@ -103,7 +91,7 @@ describe.each(['node', 'arbor'] as const)("Chromium's WebSocket, server: '%s'", 
 
   it('a handshake the middleware refuses never opens (the browser reports 1006)', async () => {
     // Another page's origin: Chromium sends `Origin: http://elsewhere.example` from a page served there.
-    const other = await browser.newPage();
+    const other = await browser().newPage();
     try {
       await other.route('http://elsewhere.example/', (route) =>
         route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>elsewhere</title>' }),
