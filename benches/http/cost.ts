@@ -12,6 +12,7 @@
  *     does the same work per event-loop turn and a busy machine starves none of them (steadiest figures)
  *   --only arbor-reference: Arbor on the TypeScript reference engine (run.ts's --arbor-engine reference)
  *   --prof DIR: the servers run with --cpu-prof and write their profiles to DIR when they exit
+ *   --mix post --size BYTES: the write path with the body of that size (200, 2048 or 65536; default 200)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -19,7 +20,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { buildMix, MIXES, type MixName } from './mix.js';
+import { buildMix, MIXES, type MixName, postMix } from './mix.js';
+import { BODY_SIZES } from './orders.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -27,6 +29,7 @@ const root = join(here, '..', '..');
 const { values: args } = parseArgs({
   options: {
     mix: { type: 'string', default: 'by-id' },
+    size: { type: 'string', default: '200' },
     only: { type: 'string', default: 'arbor,fastify,bare' },
     rounds: { type: 'string', default: '3' },
     duration: { type: 'string', default: '5' },
@@ -87,7 +90,10 @@ async function start(name: string): Promise<Server> {
   return { name, child, url: `http://127.0.0.1:${port}` };
 }
 
-const requests = buildMix(mix);
+const bodySize = BODY_SIZES.find((size) => String(size.bytes) === args.size);
+if (bodySize === undefined)
+  throw new Error(`--size takes ${BODY_SIZES.map((size) => size.bytes).join(', ')}`);
+const requests = mix === 'post' ? postMix(bodySize) : buildMix(mix);
 const load = (url: string, duration: number) =>
   autocannon({
     url,
@@ -121,5 +127,7 @@ try {
   for (const server of servers) server.child.kill('SIGINT');
 }
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
-console.log(`\nmedian µs of server CPU per request (${mix} mix):`);
+console.log(
+  `\nmedian µs of server CPU per request (${mix} mix${mix === 'post' ? `, ${bodySize.name}` : ''}):`,
+);
 for (const [name, values] of costs) console.log(`  ${name.padEnd(16)} ${median(values).toFixed(1)}`);

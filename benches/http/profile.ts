@@ -80,6 +80,29 @@ function topFrames(file: string, count: number): { share: number; name: string; 
     });
 }
 
+/**
+ * The frames that parse a JSON body: Arbor's `decodeJson` and secure-json-parse's `_parse` (Fastify), each
+ * the caller of `JSON.parse`, a builtin whose time the profile counts in its caller.
+ */
+const PARSE_FRAMES = new Set(['decodeJson', '_parse']);
+/** Frames that are not the server's work: waiting for the load generator. */
+const IDLE_FRAMES = new Set(['(idle)']);
+
+/** The JSON parse's share of the busy samples (every sample but `(idle)`). */
+function parseShare(file: string): number {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: Frame[] };
+  let busy = 0;
+  let parse = 0;
+  for (const n of profile.nodes) {
+    const hits = n.hitCount ?? 0;
+    const name = n.callFrame.functionName;
+    if (IDLE_FRAMES.has(name)) continue;
+    busy += hits;
+    if (PARSE_FRAMES.has(name)) parse += hits;
+  }
+  return busy > 0 ? parse / busy : Number.NaN;
+}
+
 function start(name: string, dir: string): Promise<{ child: ChildProcess; url: string }> {
   const server = SERVERS[name];
   if (server === undefined) throw new Error(`--only takes ${Object.keys(SERVERS).join(', ')}, not ${name}`);
@@ -110,6 +133,8 @@ const lines = [
   '`benches/http/profile.ts` writes this page.',
 ];
 const keep = args.keep ?? mkdtempSync(join(tmpdir(), 'arbor-prof-'));
+/** Server → body size → the JSON parse's share of its busy samples. */
+const shares = new Map<string, Map<string, number>>();
 for (const name of (args.only ?? '').split(',')) {
   for (const size of BODY_SIZES) {
     const dir = join(keep, `${name}-${size.bytes}`);
@@ -131,11 +156,36 @@ for (const name of (args.only ?? '').split(',')) {
       '| self | function | where |',
       '|--:|---|---|',
     );
+    const share = parseShare(join(dir, file));
+    if (!shares.has(name)) shares.set(name, new Map());
+    shares.get(name)?.set(size.name, share);
+    lines.push(`The JSON parse: ${(share * 100).toFixed(1)} % of the busy samples (all but \`(idle)\`).`, '');
     for (const frame of topFrames(join(dir, file), Number(args.top)))
       lines.push(`| ${(frame.share * 100).toFixed(1)} % | \`${frame.name}\` | ${frame.where} |`);
     console.log(`[profile] ${name} ${size.name}: ${join(dir, file)}`);
   }
 }
+lines.push(
+  '',
+  "## The JSON parse's share of each server's busy time",
+  '',
+  "The frames that call `JSON.parse` on the body (Arbor's `decodeJson`, secure-json-parse's `_parse`),",
+  'as a share of every sample but `(idle)`. Every server parses the same text with the same `JSON.parse`, so the',
+  "parse costs each about the same time per request: a server can lead Fastify by at most 1 ÷ Fastify's share",
+  '(the lead of a server whose only work were the parse), and by less the more of its own time the parse is.',
+  '',
+  `| Server | ${BODY_SIZES.map((size) => size.name).join(' | ')} |`,
+  `|---|${BODY_SIZES.map(() => '--:').join('|')}|`,
+);
+for (const [name, bySize] of shares)
+  lines.push(
+    `| ${SERVERS[name]?.label} | ${BODY_SIZES.map((size) => `${((bySize.get(size.name) ?? Number.NaN) * 100).toFixed(1)} %`).join(' | ')} |`,
+  );
+const fastifyShares = shares.get('fastify');
+if (fastifyShares !== undefined)
+  lines.push(
+    `| at most × Fastify (1 ÷ Fastify's share) | ${BODY_SIZES.map((size) => (1 / (fastifyShares.get(size.name) ?? Number.NaN)).toFixed(2)).join(' | ')} |`,
+  );
 const out =
   args.out ??
   join(root, 'benches', 'results', ...(major === '24' ? [] : [`node${major}`]), 'http.post.profile.md');
