@@ -18,8 +18,8 @@ export async function answersTypedByStatus(): Promise<void> {
     expectTypeOf(shown.ok).toEqualTypeOf<true>();
   } else {
     expectTypeOf(shown.status).toEqualTypeOf<404>();
-    // The tasks app's `@schema Error` marks no property required.
-    expectTypeOf(shown.data.error).toEqualTypeOf<string | undefined>();
+    // The tasks app's `@schema Error` marks its properties required.
+    expectTypeOf(shown.data.error).toEqualTypeOf<string>();
   }
   // @ts-expect-error GET /tasks/:id documents 200 and 404, not 500
   const never500 = shown.status === 500;

@@ -175,6 +175,8 @@ export type {
   ValidOfSchemas,
 } from '../validation/schema-types.js';
 export {
+  type InvalidAnswer,
+  type InvalidHandler,
   RequestValidationError,
   ResponseValidationError,
   type ValidateConfig,
