@@ -208,8 +208,13 @@ export class Request<P extends AnyParams = AnyParams, E extends Env = DefaultEnv
    */
   waitUntil(promise: Promise<unknown>): void {
     const keep = this.#client?.platform?.waitUntil;
-    if (keep !== undefined) return keep(promise);
-    promise.catch((error: unknown) => this.log.error({ err: error }, 'a promise given to waitUntil failed'));
+    if (keep !== undefined) {
+      keep(promise);
+      return;
+    }
+    promise.catch((error: unknown) => {
+      this.log.error({ err: error }, 'a promise given to waitUntil failed');
+    });
   }
 
   /**
