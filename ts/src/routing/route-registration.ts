@@ -237,6 +237,7 @@ export class Route {
       callSite: this.callSite,
       ...(validated ? { validated: true } : {}),
       ...(isWebSocketRoute(this.handler.call) ? { webSocket: true } : {}),
+      ...(bound.length > 0 ? { bound: [...bound] } : {}),
     };
   }
 }
@@ -247,4 +248,3 @@ export function checkedLimit(bytes: number): number {
     throw new RangeError(`bodyLimit(${String(bytes)}): expected a whole number of bytes, 0 or more`);
   return bytes;
 }
-      ...(bound.length > 0 ? { bound: [...bound] } : {}),
