@@ -3,10 +3,14 @@
 // JavaScript, so that Bun, Deno and the Workers bundle run the same file without a compile step of their own.
 import { z } from 'zod';
 
-/** Builds the application; `arbor` is the package's namespace as the runtime imported it. */
-export function createRuntimeApp(arbor) {
+/**
+ * Builds the application; `arbor` is the package's namespace as the runtime imported it, `contracts` the
+ * compiled contracts (`arbor contracts:export`) where the runtime reads no sources or generates no code.
+ */
+export function createRuntimeApp(arbor, contracts) {
   const app = new arbor.Application({
     openapi: { info: { title: 'Runtimes', version: '1.0.0' } },
+    ...(contracts === undefined ? {} : { contracts }),
   });
 
   app.get('/', (_req, res) => res.json({ runtime: runtimeName() }));
@@ -28,6 +32,17 @@ export function createRuntimeApp(arbor) {
     },
     (req, res) => res.json({ limit: req.valid('query').limit }),
   );
+  /**
+   * Reserve seats for a show.
+   * @api POST /reservations
+   * @param {string pattern=^[a-z]+$} show.query.required - The show
+   * @body {{seats: integer minimum=1 maximum=10, email: string format=email}} - How many, and who
+   */
+  app
+    .post('/reservations', (req, res) =>
+      res.status(201).json({ show: req.valid('query').show, ...req.valid('body') }),
+    )
+    .validate(true);
   app.get('/stream', (_req, res) =>
     res.header('Content-Type', 'text/plain; charset=utf-8').send(
       (async function* () {

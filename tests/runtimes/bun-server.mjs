@@ -3,7 +3,9 @@
 import * as arbor from '../../dist/ts/src/bundle/index.js';
 import { createRuntimeApp } from './app.mjs';
 
-const app = createRuntimeApp(arbor);
+// The compiled contracts (`arbor contracts:export`) the test wrote for this app, named by ARBOR_CONTRACTS.
+const { default: contracts } = await import(new URL(process.env.ARBOR_CONTRACTS, 'file:///').href);
+const app = createRuntimeApp(arbor, contracts);
 const server = Bun.serve({
   hostname: '127.0.0.1',
   port: 0,

@@ -2,7 +2,7 @@
  * Starts tests/runtimes/app.mjs on Bun, Deno and workerd, each binary from its npm package (devDependencies,
  * installed by `npm test`'s own install): a real server on loopback, answered through `app.fetch`.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -32,14 +32,36 @@ export interface RuntimeServer {
   close: () => Promise<void>;
 }
 
-/** Starts `runtime` serving the test application; resolves once it answers. */
-export async function startRuntime(runtime: RuntimeName): Promise<RuntimeServer> {
-  if (runtime === 'workerd') return startWorkerd();
+/**
+ * Writes the test application's compiled contracts into `dir` with the package's own CLI
+ * (`arbor contracts:export`, reading app.mjs's doc comments on Node); returns the module's path.
+ */
+export function exportContracts(dir: string): string {
+  const entry = join(dir, 'node-app.mjs');
+  writeFileSync(
+    entry,
+    `import * as arbor from ${JSON.stringify(join(ROOT, 'dist', 'ts', 'src', 'bundle', 'index.js'))};
+import { createRuntimeApp } from ${JSON.stringify(join(ROOT, 'tests', 'runtimes', 'app.mjs'))};
+export const app = createRuntimeApp(arbor);
+`,
+  );
+  const output = join(dir, 'app.contracts.js');
+  const cli = join(ROOT, 'dist', 'ts', 'src', 'bundle', 'cli.js');
+  execFileSync(process.execPath, [cli, 'contracts:export', '--app', entry, '--output', output], { cwd: dir });
+  return output;
+}
+
+/**
+ * Starts `runtime` serving the test application with the compiled contracts at `contracts`; resolves
+ * once it answers.
+ */
+export async function startRuntime(runtime: RuntimeName, contracts: string): Promise<RuntimeServer> {
+  if (runtime === 'workerd') return startWorkerd(contracts);
   const script = join(ROOT, 'tests', 'runtimes', `${runtime}-server.mjs`);
   const args = runtime === 'deno' ? ['run', '--allow-all', '--no-lock', script] : [script];
   const child = spawn(RUNTIMES[runtime], args, {
     cwd: ROOT,
-    env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
+    env: { ...process.env, ARBOR_CONTRACTS: contracts, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output = collect(child);
@@ -60,9 +82,9 @@ export async function startRuntime(runtime: RuntimeName): Promise<RuntimeServer>
   return { origin: `http://127.0.0.1:${port}`, output, close: () => stop(child) };
 }
 
-async function startWorkerd(): Promise<RuntimeServer> {
+async function startWorkerd(contracts: string): Promise<RuntimeServer> {
   const dir = mkdtempSync(join(tmpdir(), 'arbor-workerd-'));
-  await bundleWorker(dir);
+  await bundleWorker(dir, contracts);
   copyFileSync(
     join(ROOT, 'dist', 'ts', 'src', 'engine', 'wasm-pkg', 'arbor_wasm_bg.wasm'),
     join(dir, 'arbor_wasm_bg.wasm'),

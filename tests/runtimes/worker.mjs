@@ -3,7 +3,10 @@
 // `CF-Connecting-IP`. Bundled by workerd-bundle.mjs with the `workerd` export condition, as wrangler
 // bundles a Worker.
 import * as arbor from 'arbor-router';
+// The compiled contracts the test wrote (`arbor contracts:export`): a Worker has no sources to read and
+// generates no code. Resolved by workerd-bundle.mjs to the file the test wrote.
+import contracts from 'arbor-test-contracts';
 import { createRuntimeApp } from './app.mjs';
 
-const app = createRuntimeApp(arbor);
+const app = createRuntimeApp(arbor, contracts);
 export default { fetch: app.fetch };

@@ -1,2 +1,2 @@
-/** Bundles tests/runtimes/worker.mjs into `outDir` for workerd; resolves to the bundle's size. */
-export function bundleWorker(outDir: string): Promise<{ bytes: number }>;
+/** Bundles tests/runtimes/worker.mjs (importing `contracts`) into `outDir` for workerd; resolves to the bundle's size. */
+export function bundleWorker(outDir: string, contracts: string): Promise<{ bytes: number }>;

@@ -11,8 +11,11 @@ import { build } from 'esbuild';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BUILTIN = new RegExp(`^(node:)?(${builtinModules.map((m) => m.replace(/[/]/g, '\\/')).join('|')})$`);
 
-/** Bundles into `outDir`: `worker.js` and the WebAssembly module beside it. */
-export async function bundleWorker(outDir) {
+/**
+ * Bundles into `outDir`: `worker.js` and the WebAssembly module beside it; `contracts` is the compiled
+ * contracts' module the worker imports.
+ */
+export async function bundleWorker(outDir, contracts) {
   // The package found by its name, as a Worker's project finds it in node_modules: its `exports` and
   // their `workerd` condition decide which file is bundled.
   const modules = join(outDir, 'node_modules');
@@ -28,6 +31,7 @@ export async function bundleWorker(outDir) {
     conditions: ['workerd', 'worker', 'browser'],
     mainFields: ['browser', 'module', 'main'],
     nodePaths: [modules],
+    alias: { 'arbor-test-contracts': contracts },
     logLevel: 'error',
     metafile: true,
     plugins: [

@@ -15,7 +15,9 @@ export type RouteErrorCode =
   | 'UNKNOWN_MIDDLEWARE'
   | 'CONTRACT_MISSING'
   | 'CONTRACT_CONFLICT'
-  | 'SCHEMA_NOT_CONVERTIBLE';
+  | 'SCHEMA_NOT_CONVERTIBLE'
+  | 'CONTRACTS_INVALID'
+  | 'CONTRACTS_STALE';
 
 export interface RouteErrorDetails {
   pattern?: string;

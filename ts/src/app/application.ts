@@ -49,7 +49,9 @@ import type { Route } from '../routing/route-registration.js';
 import { RouteTable, type TableChange } from '../routing/route-table.js';
 import { generateUrl, type UrlParams } from '../routing/url.js';
 import { contractDocument } from '../validation/code-contract.js';
+import { PrecompiledValidators } from '../validation/precompiled.js';
 import { validateOptions } from '../validation/validation.js';
+import type { ValidatorSource } from '../validation/validators.js';
 import type { ApplicationConfig } from './config.js';
 import { RouteContracts } from './contracts.js';
 import { type IncomingInput, Kernel } from './kernel.js';
@@ -103,7 +105,17 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
       logger: this.#logger,
       onChange: (change) => this.#changed(change),
     });
-    this.#contracts = new RouteContracts(this.#table, config.validate, this.#logger);
+    this.#contracts = new RouteContracts(
+      this.#table,
+      config.validate,
+      this.#logger,
+      config.contracts === undefined
+        ? null
+        : {
+            annotations: config.contracts.annotations,
+            validators: new PrecompiledValidators(config.contracts),
+          },
+    );
     this.#lifecycle = new ServerLifecycle(config, this.#logger);
     this.#table.aliases.set('throttle', throttleFactory(config.rateLimitStore ?? new MemoryRateLimitStore()));
     // A trustProxy entry that is not an address, a subnet or a name is a start-up error, not a request-time one.
@@ -122,9 +134,24 @@ export class Application<B extends Bindings = NoBindings> extends Registrar<'', 
     return this.#table.router;
   }
 
-  /** The annotations stored in the route cache this application started from, or `null` (read the sources). */
+  /**
+   * The annotations of the compiled contracts the application was given, else those stored in the route
+   * cache it started from, else `null` (read the sources).
+   */
   cachedAnnotations(): AnnotationSet | null {
-    return this.#table.cachedAnnotations();
+    return this.#contracts.givenAnnotations ?? this.#table.cachedAnnotations();
+  }
+
+  /**
+   * @internal Every route's checks compiled against `annotations` with `validators` (which record the
+   * functions), as serving would compile them: `arbor contracts:export`.
+   */
+  compileContractsWith(annotations: AnnotationSet, validators: ValidatorSource): void {
+    const contracts = new RouteContracts(this.#table, this.config.validate, this.#logger, {
+      annotations,
+      validators,
+    });
+    contracts.compileAll(this.#table.routes, () => {});
   }
 
   /**

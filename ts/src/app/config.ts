@@ -7,6 +7,7 @@ import type { Order } from '../engine/engine.js';
 import type { CookiesConfig } from '../helpers/cookies.js';
 import type { RateLimitStore } from '../middleware/throttle.js';
 import type { RouterOptions } from '../router/index.js';
+import type { CompiledContracts } from '../validation/precompiled.js';
 import type { ValidateConfig } from '../validation/validation.js';
 import type { TrustProxy } from './proxy.js';
 
@@ -131,6 +132,18 @@ export interface ApplicationConfig {
    * `.validate(…)` overrides it. Default: off.
    */
   validate?: ValidateConfig;
+  /**
+   * The compiled contracts `arbor contracts:export` writes (the module's default export): the routes'
+   * annotations and every JSON Schema check compiled ahead of time. With them the application reads no
+   * source file for its annotations and generates no code to validate, which Cloudflare Workers require
+   * (docs/RUNTIMES.md), and which spares a bundled app its sources. A route whose contract changed since
+   * the export is refused (`CONTRACTS_STALE`), never let through unchecked.
+   *
+   * @example
+   * import contracts from './arbor.contracts.js';
+   * const app = new Application({ validate: true, contracts });
+   */
+  contracts?: CompiledContracts;
   /**
    * The route cache written by `arbor route:cache` (docs/CLI.md): a file path, or `true` for
    * `ARBOR_ROUTE_CACHE`, else `<project>/.arbor/routes.cache`. When on, registration is recorded and the

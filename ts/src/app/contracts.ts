@@ -25,18 +25,40 @@ import {
   type ValidateOptions,
   validateOptions,
 } from '../validation/validation.js';
+import type { ValidatorSource } from '../validation/validators.js';
+
+/**
+ * Where the contracts come from when not from the route cache or the sources: compiled ahead of time
+ * (`contracts`, `arbor contracts:export`), or, for that export, annotations given and functions recorded.
+ */
+export interface ContractsFrom {
+  annotations: AnnotationSet;
+  validators: ValidatorSource;
+}
 
 export class RouteContracts {
   readonly #table: RouteTable;
   readonly #default: ValidateConfig | undefined;
   readonly #logger: Logger;
+  readonly #from: ContractsFrom | null;
   #annotations: AnnotationSet | null = null;
   #compiler: ContractCompiler | null = null;
 
-  constructor(table: RouteTable, validate: ValidateConfig | undefined, logger: Logger) {
+  constructor(
+    table: RouteTable,
+    validate: ValidateConfig | undefined,
+    logger: Logger,
+    from: ContractsFrom | null = null,
+  ) {
     this.#table = table;
     this.#default = validate;
     this.#logger = logger;
+    this.#from = from;
+  }
+
+  /** The compiled contracts' annotations, when the application was given them. */
+  get givenAnnotations(): AnnotationSet | null {
+    return this.#from?.annotations ?? null;
   }
 
   /** The annotations changed (a route was registered): read them again when next needed. */
@@ -65,12 +87,17 @@ export class RouteContracts {
     const info = this.#table.info(route.id);
     if (info === undefined) return null;
     this.#annotations ??=
+      this.#from?.annotations ??
       this.#table.cachedAnnotations() ??
       readAnnotations(
         this.#table.describe((r) => this.validatesRequests(r)),
         { warn: false },
       );
-    this.#compiler ??= new ContractCompiler(contractDefinitions(this.#annotations), this.#logger);
+    this.#compiler ??= new ContractCompiler(
+      contractDefinitions(this.#annotations),
+      this.#logger,
+      this.#from?.validators,
+    );
     const label = `${route.methods.join('|')} ${route.pattern}`;
     const annotations = this.#annotations;
     const doc = route.methods
@@ -79,7 +106,7 @@ export class RouteContracts {
     if (schemas !== null) return this.#withCode(route, label, schemas, doc, info.params, options);
     if (options === null) return null;
     if (doc === undefined && options.requests !== false && !route.getName()?.startsWith(DOCS_ROUTE_PREFIX))
-      throw missingContract(route, label, this.#annotations.operations);
+      throw missingContract(route, label, this.#annotations.operations, this.#from !== null);
     return this.#compiler.compile(label, doc, info.params, options);
   }
 
@@ -118,7 +145,7 @@ export class RouteContracts {
     const onInvalid = invalidHandler(options?.onInvalid);
     const codeCheck = codeContractCheck(
       schemas,
-      (schema, coerce) => compiler.jsonSchemaCheck(schema, coerce),
+      (schema, coerce) => compiler.jsonSchemaCheck(label, schema, coerce),
       (details, req) => {
         const error = new RequestValidationError(details);
         if (onInvalid === undefined) throw error;
@@ -179,7 +206,7 @@ export class RouteContracts {
 
 /**
  * The error for a validated route without a contract: which route (and where it was registered), why
- * there is none, and the four ways out.
+ * there is none, and the ways out.
  */
 /** The parts of a request a doc comment declares (so that a code-first schema cannot declare them too). */
 function documentedParts(doc: OperationDoc): Set<CodePart> {
@@ -200,18 +227,25 @@ function documentedParts(doc: OperationDoc): Set<CodePart> {
   return parts;
 }
 
-function missingContract(route: Route, label: string, operations: Record<string, unknown>): RouteError {
+function missingContract(
+  route: Route,
+  label: string,
+  operations: Record<string, unknown>,
+  compiledAhead: boolean,
+): RouteError {
   const site = route.callSite;
   const where = site === null ? '' : ` (${site.file}:${site.line})`;
-  const why =
-    Object.keys(operations).length === 0
+  const why = compiledAhead
+    ? 'the compiled contracts given to the application (`contracts`) do not document it (export them again)'
+    : Object.keys(operations).length === 0
       ? 'no annotations could be read at all (a bundled or comment-stripped build, or sources not deployed)'
       : 'no @api block documents it';
   return new RouteError(
     'CONTRACT_MISSING',
     `route ${label}${where} is validated (validate) but has no contract this process can read: ${why}. ` +
-      'Ship the route cache (`arbor route:cache`, loaded with routeCache or ARBOR_ROUTE_CACHE), deploy the sources, ' +
-      'document it with an @api block, or opt the route out with .validate(false)',
+      'Ship the route cache (`arbor route:cache`, loaded with routeCache or ARBOR_ROUTE_CACHE) or the compiled ' +
+      'contracts (`arbor contracts:export`, given as `contracts`), deploy the sources, document it with an @api ' +
+      'block, or opt the route out with .validate(false)',
     { pattern: route.pattern },
   );
 }

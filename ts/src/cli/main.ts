@@ -8,12 +8,14 @@
  *     arbor openapi:export   the OpenAPI document, JSON or YAML
  *     arbor types:export     the route contracts as a .d.ts (typed req.valid() for doc-comment routes)
  *     arbor client:export    the typed client's module
+ *     arbor contracts:export the compiled contracts' module (validation without sources or code generation)
  *
  * Exit codes: 0 ok, 1 failure, 2 usage error (see ./errors.ts).
  */
 import { Command, CommanderError, Option } from 'commander';
 import { arborVersion } from '../cache/version.js';
 import { clientExport } from './commands/client-export.js';
+import { contractsExport } from './commands/contracts-export.js';
 import { openapiExport } from './commands/openapi-export.js';
 import { routeCache, routeClear } from './commands/route-cache.js';
 import { routeList } from './commands/route-list.js';
@@ -123,6 +125,17 @@ export function createProgram(): Command {
     .option('--check', 'write nothing: fail (exit 1) when the file differs from what the routes give now')
     .addOption(sourcesOption())
     .action(clientExport);
+
+  program
+    .command('contracts:export')
+    .description(
+      "write the compiled contracts' module: annotations and precompiled validators, for new Application({ contracts })",
+    )
+    .addOption(appOption())
+    .option('-o, --output <file>', 'the .js module to write (default: stdout)')
+    .option('--check', 'write nothing: fail (exit 1) when the file differs from what the routes give now')
+    .addOption(sourcesOption())
+    .action(contractsExport);
 
   return program;
 }

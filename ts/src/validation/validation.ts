@@ -12,9 +12,7 @@
  * const app = new Application({ validate: true });            // every annotated route
  * app.post('/tasks', store).validate({ responses: 'throw' }); // or one route, responses too
  */
-import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
-import { lazyPackage } from '../builtins.js';
-import { requireCodeGeneration } from '../code-generation.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { HttpError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { Request } from '../core/request.js';
@@ -29,6 +27,7 @@ import {
 import type { JsonSchema } from '../openapi/grammar/type-expr.js';
 import type { OperationDoc } from '../openapi/types.js';
 import { type FormReading, fieldsSchema, readForm, streamedFormGuard } from './form-check.js';
+import { AjvValidators, type SchemaKind, type ValidatorSource } from './validators.js';
 
 /** `validate` in the configuration or on a route. */
 export type ValidateConfig = boolean | ValidateOptions;
@@ -170,55 +169,26 @@ export interface RouteValidation {
 }
 
 /**
- * ajv, loaded when the first route's checks are compiled: loading it is a large share of a start, which
- * an application that validates nothing (or a start that has not reached its first validated request)
- * need not pay.
+ * The compiler shared by an application's routes. Its functions come from `validators`: ajv compiling
+ * each schema now, or the functions `arbor contracts:export` compiled ahead of time.
  */
-const loadAjv = lazyPackage<typeof import('ajv')>('ajv');
-const loadFormats = lazyPackage<{ default: typeof import('ajv-formats').default }>('ajv-formats');
-let ajvModule: typeof import('ajv') | undefined;
-let addFormats: typeof import('ajv-formats').default | undefined;
-/**
- * An ajv that knows the `format`s an API uses (ajv-formats: `date-time`, `email`, `uri`, `uuid`, …) and
- * OpenAPI's own annotation-only ones (`password`, `int32`, … accept any value of their type).
- */
-function newAjv(options: Options): Ajv {
-  requireCodeGeneration(
-    'A JSON Schema contract (ajv)',
-    'give the route a Standard Schema (zod, valibot, arktype) instead',
-  );
-  ajvModule ??= loadAjv();
-  addFormats ??= loadFormats().default;
-  const ajv = new ajvModule.Ajv(options);
-  addFormats(ajv);
-  for (const format of ANNOTATION_FORMATS) ajv.addFormat(format, true);
-  return ajv;
-}
-
-/** OpenAPI formats that only annotate (a UI masks a password; int32 is a JSON number all the same). */
-const ANNOTATION_FORMATS = ['password', 'int32', 'int64', 'float', 'double'];
-
-/** The compiler shared by an application's routes: one ajv per kind of input, created on first use. */
 export class ContractCompiler {
-  #paramsAjv: Ajv | null = null;
-  #jsonAjv: Ajv | null = null;
   readonly #definitions: Record<string, JsonSchema>;
   readonly #logger: Logger;
+  readonly #validators: ValidatorSource;
 
-  constructor(definitions: Record<string, JsonSchema>, logger: Logger) {
+  constructor(
+    definitions: Record<string, JsonSchema>,
+    logger: Logger,
+    validators: ValidatorSource = new AjvValidators(),
+  ) {
     this.#definitions = definitions;
     this.#logger = logger;
+    this.#validators = validators;
   }
 
-  /** Parameters arrive as strings: coerced to their declared types (`'42'` is an integer). */
-  #params(): Ajv {
-    this.#paramsAjv ??= newAjv({ allErrors: true, coerceTypes: 'array', useDefaults: true, strict: false });
-    return this.#paramsAjv;
-  }
-
-  #json(): Ajv {
-    this.#jsonAjv ??= newAjv({ allErrors: true, useDefaults: true, strict: false });
-    return this.#jsonAjv;
+  #compile(kind: SchemaKind, schema: JsonSchema, label: string): ValidateFunction {
+    return this.#validators.validator(kind, schema, label);
   }
 
   /** Compiles one route's checks (`label` is `'GET /tasks/:id'`, for reports). */
@@ -231,26 +201,29 @@ export class ContractCompiler {
     if (doc === undefined) return null;
     const contract = routeContract(doc, engineParams);
     const checkRequest =
-      options.requests === false ? null : this.#requestCheck(contract, invalidHandler(options.onInvalid));
+      options.requests === false
+        ? null
+        : this.#requestCheck(label, contract, invalidHandler(options.onInvalid));
     const mode = responseMode(options.responses);
     const checkResponse = mode === null ? null : this.#responseCheck(label, contract, mode);
     return checkRequest === null && checkResponse === null ? null : { checkRequest, checkResponse };
   }
 
   #requestCheck(
+    label: string,
     contract: RouteContract,
     onInvalid: InvalidHandler | undefined,
   ): ((req: Request) => Response | null) | null {
     const params = contract.params;
-    const validateParams = params.length === 0 ? null : this.#params().compile(paramsSchema(params));
+    const validateParams = params.length === 0 ? null : this.#compile('params', paramsSchema(params), label);
     const validateBody =
-      contract.body === null ? null : this.#json().compile(this.#withDefinitions(contract.body));
+      contract.body === null ? null : this.#compile('json', this.#withDefinitions(contract.body), label);
     const form = contract.form;
     // Form fields arrive as strings, like parameters: coerced to their declared types.
     const validateFields =
       form === null || form.fields.length === 0
         ? null
-        : this.#params().compile(this.#withDefinitions(fieldsSchema(form.fields)));
+        : this.#compile('params', this.#withDefinitions(fieldsSchema(form.fields)), label);
     if (validateParams === null && validateBody === null && form === null) return null;
     return (req) => {
       let details: ValidationDetail[] | null = null;
@@ -306,7 +279,7 @@ export class ContractCompiler {
     if (documented.length === 0) return null;
     const checks = new Map<string, { validate: ValidateFunction | null; otherMedia: string[] }>();
     for (const [status, { schema, otherMedia }] of Object.entries(contract.responses)) {
-      const validate = schema === null ? null : this.#json().compile(this.#withDefinitions(schema));
+      const validate = schema === null ? null : this.#compile('json', this.#withDefinitions(schema), label);
       checks.set(status, { validate, otherMedia });
     }
     const successes = documented.some((s) => s.startsWith('2'));
@@ -336,10 +309,11 @@ export class ContractCompiler {
    * are; the body is checked as sent). Its details name the field as a path within the part.
    */
   jsonSchemaCheck(
+    label: string,
     schema: JsonSchema,
     coerce: boolean,
   ): (value: unknown) => { ok: true; value: unknown } | { ok: false; details: ValidationDetail[] } {
-    const validate = (coerce ? this.#params() : this.#json()).compile(schema);
+    const validate = this.#compile(coerce ? 'params' : 'json', schema, label);
     return (value) =>
       validate(value) ? { ok: true, value } : { ok: false, details: toDetails(validate.errors, 'body') };
   }
