@@ -165,6 +165,7 @@ export {
   type WebSocketHandler,
   type WebSocketOptions,
 } from '../routing/websocket.js';
+export type { CompiledContracts } from '../validation/precompiled.js';
 export type {
   ContractSchema,
   FromJsonSchema,
