@@ -68,3 +68,60 @@ describe('validation fails closed', () => {
     expect(() => app.compileValidation()).not.toThrow();
   });
 });
+
+/**
+ * @api POST /typo-in-param
+ * @param {integer} n.query.required - A number
+ * @param {integer} m.qurey - A typo in the location: the line cannot be read
+ */
+
+/**
+ * @api POST /typo-in-body
+ * @body {{title: string minLength=1} - An object never closed
+ */
+
+describe('a contract line that cannot be read is not skipped', () => {
+  function unreadable(validate: boolean) {
+    const logger = memoryLogger();
+    const app = new Application(withEngine({ validate, logger }));
+    app.post('/typo-in-param', (_req, res) => res.json({ ok: true }));
+    app.post('/typo-in-body', (_req, res) => res.json({ ok: true }));
+    return { app, logger };
+  }
+
+  test('at start: one CONTRACT_INVALID naming each route and the line it cannot read', () => {
+    const { app } = unreadable(true);
+    let error: unknown;
+    try {
+      app.compileValidation();
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(RouteError);
+    const { code, message } = error as RouteError;
+    expect(code).toBe('CONTRACT_INVALID');
+    expect(message).toMatch(/2 validated routes have contract lines that could not be read/);
+    expect(message).toMatch(
+      /POST \/typo-in-param .*validation-fails-closed\.test\.ts:\d+: malformed @param "\{integer\} m\.qurey/,
+    );
+    expect(message).toMatch(/POST \/typo-in-body .*validation-fails-closed\.test\.ts:\d+: malformed @body/);
+  });
+
+  test('at a request: 500 rather than a check without the line (the body was let through before)', async () => {
+    const { app, logger } = unreadable(true);
+    const body = await app.request('/typo-in-body', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"title":""}',
+    });
+    expect(body.status).toBe(500);
+    expect((await app.request('/typo-in-param?n=1&m=x', { method: 'POST' })).status).toBe(500);
+    expect(logger.errors.map((e) => e.message).join('\n')).toMatch(/CONTRACT_INVALID|could not be read/);
+  });
+
+  test('an unvalidated route with the same lines serves as before (the document reports them)', async () => {
+    const { app } = unreadable(false);
+    expect(() => app.compileValidation()).not.toThrow();
+    expect((await app.request('/typo-in-param?n=1&m=x', { method: 'POST' })).status).toBe(200);
+  });
+});

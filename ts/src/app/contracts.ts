@@ -103,6 +103,8 @@ export class RouteContracts {
     const doc = route.methods
       .map((method) => annotations.operations[operationKey(method, route.pattern)])
       .find((found) => found !== undefined);
+    if (options !== null && doc?.unreadable !== undefined)
+      throw unreadableContract(route, label, doc.unreadable);
     if (schemas !== null) return this.#withCode(route, label, schemas, doc, info.params, options);
     if (options === null) return null;
     if (doc === undefined && options.requests !== false && !route.getName()?.startsWith(DOCS_ROUTE_PREFIX))
@@ -170,8 +172,8 @@ export class RouteContracts {
   }
 
   /**
-   * Compiles every route's checks now, throwing one `CONTRACT_MISSING` that names every validated route
-   * without a readable contract (the other errors as they come).
+   * Compiles every route's checks now, throwing one `CONTRACT_MISSING` (or `CONTRACT_INVALID`) that names
+   * every validated route without a contract it can read whole (the other errors as they come).
    */
   compileAll(routes: readonly Route[], store: (route: Route, checks: RouteValidation | null) => void): void {
     const missing: RouteError[] = [];
@@ -179,16 +181,21 @@ export class RouteContracts {
       try {
         store(route, this.compile(route));
       } catch (error) {
-        if (error instanceof RouteError && error.code === 'CONTRACT_MISSING') missing.push(error);
+        if (error instanceof RouteError && CONTRACT_REFUSALS.has(error.code)) missing.push(error);
         else throw error;
       }
     }
     if (missing.length === 1) throw missing[0];
-    if (missing.length > 1)
+    if (missing.length > 1) {
+      const invalid = missing.every((e) => e.code === 'CONTRACT_INVALID');
+      const why = invalid
+        ? 'have contract lines that could not be read'
+        : 'have no contract this process can read';
       throw new RouteError(
-        'CONTRACT_MISSING',
-        `${missing.length} validated routes have no contract this process can read:\n${missing.map((e) => `  - ${e.message}`).join('\n')}`,
+        invalid ? 'CONTRACT_INVALID' : 'CONTRACT_MISSING',
+        `${missing.length} validated routes ${why}:\n${missing.map((e) => `  - ${e.message}`).join('\n')}`,
       );
+    }
   }
 
   /** The status and body the route's `onInvalid` declares, for the OpenAPI document; `null` when it declares none. */
@@ -202,6 +209,19 @@ export class RouteContracts {
   #options(route: Route) {
     return validateOptions(route.validation ?? route.group?.validation ?? this.#default);
   }
+}
+
+/** The refusals `compileAll` gathers, to name every such route at once. */
+const CONTRACT_REFUSALS = new Set<string>(['CONTRACT_MISSING', 'CONTRACT_INVALID']);
+
+/** The error for a validated route whose doc comment has contract lines that could not be read. */
+function unreadableContract(route: Route, label: string, lines: readonly string[]): RouteError {
+  return new RouteError(
+    'CONTRACT_INVALID',
+    `route ${label} is validated (validate) but ${lines.length === 1 ? 'a line' : `${lines.length} lines`} of its ` +
+      `contract could not be read, and it is not checked without ${lines.length === 1 ? 'it' : 'them'}: ${lines.join('; ')}`,
+    { pattern: route.pattern },
+  );
 }
 
 /**

@@ -211,6 +211,11 @@ export interface OperationDoc {
   file: string;
   /** First line of the block. */
   line: number;
+  /**
+   * The block's contract lines that could not be read (`file:line: why`), left out of the operation:
+   * a validated route with any is refused (`CONTRACT_INVALID`) rather than checked without them.
+   */
+  unreadable?: string[];
 }
 
 /** `@schema Name` with its `@property` lines. */

@@ -51,6 +51,17 @@ export class BlockReader {
     this.diagnostics.push({ code, file, line, message: `${file}:${line}: ${message}` });
   }
 
+  /**
+   * A line of the operation's contract (a parameter, the body, a response) that could not be read, and so
+   * is left out: reported, and kept on the operation so that validation refuses the route rather than
+   * check it without the line (`unreadable`).
+   */
+  reportContractLine(code: DiagnosticCode, line: number, message: string): void {
+    this.report(code, line, message);
+    const operation = this.operation;
+    operation.unreadable = [...(operation.unreadable ?? []), `${this.file}:${line}: ${message}`];
+  }
+
   /** The JSON of an `@example`, or a reported `INVALID_EXAMPLE`. */
   parseJson(tag: RawTag, body: string): { ok: true; value: unknown } | { ok: false } {
     try {

@@ -57,7 +57,7 @@ function readBody(reader: BlockReader, tag: RawTag): void {
 export function parseBody(reader: BlockReader, tag: RawTag): BodyDoc | null {
   const m = execTyped(BODY, tag.text, 1);
   if (!m || parseType(m[1] ?? '') === null) {
-    reader.report(
+    reader.reportContractLine(
       'MALFORMED_TAG',
       tag.line,
       `malformed @${tag.name} "${tag.head}" (expected "{Type} [required|optional] - text")`,
@@ -89,7 +89,7 @@ function readResponse(reader: BlockReader, tag: RawTag): void {
   }
   const response = parseResponseLine(tag.text, tag.line);
   if (response === null) {
-    reader.report(
+    reader.reportContractLine(
       'MALFORMED_RESPONSE',
       tag.line,
       `malformed @response "${tag.head}" (expected "<status> {Type} [media/type] text", "<status> text" or "<status> #Component")`,

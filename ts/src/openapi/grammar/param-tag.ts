@@ -55,7 +55,7 @@ export function parseParam(reader: BlockReader, tag: RawTag): ParamDoc | null {
     (flag !== undefined && flag !== 'required' && flag !== 'optional') ||
     (!namesFile(type) && parseType(type) === null)
   ) {
-    reader.report(
+    reader.reportContractLine(
       'MALFORMED_PARAM',
       tag.line,
       `malformed @param "${tag.head}" (expected "{type [keyword=value …]} name.path|query|header|cookie|body|formData.required|optional - text", or "#Component"; keywords: ${TYPE_KEYWORDS.join(', ')})`,
@@ -64,7 +64,7 @@ export function parseParam(reader: BlockReader, tag: RawTag): ParamDoc | null {
   }
   const file = namesFile(type) ? parseFileType(type) : null;
   if (namesFile(type) && (location !== 'formData' || file === null)) {
-    reader.report(
+    reader.reportContractLine(
       'MALFORMED_PARAM',
       tag.line,
       location === 'formData'

@@ -95,7 +95,7 @@ function checkMixedBody(reader: BlockReader): void {
   const form = params.find((p) => p.in === 'formData');
   const json = body?.line ?? params.find((p) => p.in === 'body')?.line;
   if (form === undefined || json === undefined) return;
-  reader.report(
+  reader.reportContractLine(
     'MIXED_BODY',
     form.line,
     `@param ${form.name}.formData describes a multipart/form-data body, but line ${json} describes a JSON body (@body, .body): a body is one or the other; the form fields are left out`,
