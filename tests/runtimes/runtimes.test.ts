@@ -16,12 +16,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { assertPresent, prerequisitesRequired } from '../support/prerequisites.js';
 import {
-  exportContracts,
   missingRuntime,
   ROOT,
   RUNTIMES,
   type RuntimeName,
   type RuntimeServer,
+  runtimeApp,
+  type ServedApp,
   startRuntime,
 } from './servers.js';
 
@@ -197,7 +198,7 @@ describe.skipIf(!enabled || (missing !== null && !prerequisitesRequired))(
   'one application on Node, Bun, Deno and workerd',
   () => {
     /** The compiled contracts the Bun, Deno and workerd servers are given; Node reads the sources. */
-    let contracts = '';
+    let served: ServedApp;
     let contractsDir = '';
     afterAll(() => {
       if (contractsDir !== '') rmSync(contractsDir, { recursive: true, force: true });
@@ -206,7 +207,7 @@ describe.skipIf(!enabled || (missing !== null && !prerequisitesRequired))(
     beforeAll(async () => {
       assertPresent(missing);
       contractsDir = mkdtempSync(join(tmpdir(), 'arbor-runtime-contracts-'));
-      contracts = exportContracts(contractsDir);
+      served = runtimeApp(contractsDir);
       const arbor = await import(`${ROOT}/dist/ts/src/bundle/index.js`);
       const { createRuntimeApp } = await import('./app.mjs');
       const app = createRuntimeApp(arbor);
@@ -231,7 +232,7 @@ describe.skipIf(!enabled || (missing !== null && !prerequisitesRequired))(
     describe.each(Object.keys(RUNTIMES) as RuntimeName[])('%s', (runtime) => {
       let server: RuntimeServer;
       beforeAll(async () => {
-        server = await startRuntime(runtime, contracts);
+        server = await startRuntime(runtime, served);
       }, 60_000);
       afterAll(() => server?.close());
 

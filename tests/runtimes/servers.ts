@@ -7,6 +7,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'no
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { bundleTasksApp } from './tasks-bundle.mjs';
 import { bundleWorker } from './workerd-bundle.mjs';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -32,36 +33,75 @@ export interface RuntimeServer {
   close: () => Promise<void>;
 }
 
+/** The built package's index, as Node loads it. */
+const PACKAGE = join(ROOT, 'dist', 'ts', 'src', 'bundle', 'index.js');
+
 /**
- * Writes the test application's compiled contracts into `dir` with the package's own CLI
- * (`arbor contracts:export`, reading app.mjs's doc comments on Node); returns the module's path.
+ * What a runtime serves, with the compiled contracts at `contracts`: the test application (app.mjs), or
+ * with `tasks` the tasks reference application, bundled for Bun and Deno (importing the built package by
+ * its path) and for the Worker (importing `arbor-router`).
  */
-export function exportContracts(dir: string): string {
-  const entry = join(dir, 'node-app.mjs');
-  writeFileSync(
-    entry,
-    `import * as arbor from ${JSON.stringify(join(ROOT, 'dist', 'ts', 'src', 'bundle', 'index.js'))};
-import { createRuntimeApp } from ${JSON.stringify(join(ROOT, 'tests', 'runtimes', 'app.mjs'))};
-export const app = createRuntimeApp(arbor);
-`,
-  );
-  const output = join(dir, 'app.contracts.js');
+export interface ServedApp {
+  contracts: string;
+  tasks?: { bundle: string; workerBundle: string };
+}
+
+/**
+ * Writes the compiled contracts of the application an entry module (`source`, named `name` in `dir`)
+ * creates, with the package's own CLI (`arbor contracts:export`, reading the doc comments on Node);
+ * returns the module's path.
+ */
+function exportContractsOf(dir: string, name: string, source: string): string {
+  const entry = join(dir, name);
+  writeFileSync(entry, source);
+  const output = join(dir, `${name.replace(/\.[a-z]+$/, '')}.contracts.js`);
   const cli = join(ROOT, 'dist', 'ts', 'src', 'bundle', 'cli.js');
   execFileSync(process.execPath, [cli, 'contracts:export', '--app', entry, '--output', output], { cwd: dir });
   return output;
 }
 
-/**
- * Starts `runtime` serving the test application with the compiled contracts at `contracts`; resolves
- * once it answers.
- */
-export async function startRuntime(runtime: RuntimeName, contracts: string): Promise<RuntimeServer> {
-  if (runtime === 'workerd') return startWorkerd(contracts);
-  const script = join(ROOT, 'tests', 'runtimes', `${runtime}-server.mjs`);
+/** The test application (app.mjs), its compiled contracts written into `dir`. */
+export function runtimeApp(dir: string): ServedApp {
+  const contracts = exportContractsOf(
+    dir,
+    'node-app.mjs',
+    `import * as arbor from ${JSON.stringify(PACKAGE)};
+import { createRuntimeApp } from ${JSON.stringify(join(ROOT, 'tests', 'runtimes', 'app.mjs'))};
+export const app = createRuntimeApp(arbor);
+`,
+  );
+  return { contracts };
+}
+
+/** The tasks reference application: its two bundles and its compiled contracts, written into `dir`. */
+export async function tasksApp(dir: string): Promise<ServedApp> {
+  const contracts = exportContractsOf(
+    dir,
+    'tasks-app.ts',
+    `import { createTasksApp } from ${JSON.stringify(join(ROOT, 'ts', 'examples', 'tasks', 'app.ts'))};
+export const app = createTasksApp();
+`,
+  );
+  const bundle = await bundleTasksApp(join(dir, 'tasks-app.bundle.mjs'), PACKAGE);
+  const workerBundle = await bundleTasksApp(join(dir, 'tasks-app.worker.mjs'), 'arbor-router');
+  return { contracts, tasks: { bundle, workerBundle } };
+}
+
+/** Starts `runtime` serving `served`; resolves once it answers. */
+export async function startRuntime(runtime: RuntimeName, served: ServedApp): Promise<RuntimeServer> {
+  if (runtime === 'workerd') return startWorkerd(served);
+  const prefix = served.tasks === undefined ? '' : 'tasks-';
+  const script = join(ROOT, 'tests', 'runtimes', `${prefix}${runtime}-server.mjs`);
   const args = runtime === 'deno' ? ['run', '--allow-all', '--no-lock', script] : [script];
   const child = spawn(RUNTIMES[runtime], args, {
     cwd: ROOT,
-    env: { ...process.env, ARBOR_CONTRACTS: contracts, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
+    env: {
+      ...process.env,
+      ARBOR_CONTRACTS: served.contracts,
+      ARBOR_TASKS_APP: served.tasks?.bundle ?? '',
+      DENO_NO_UPDATE_CHECK: '1',
+      NO_COLOR: '1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output = collect(child);
@@ -82,9 +122,15 @@ export async function startRuntime(runtime: RuntimeName, contracts: string): Pro
   return { origin: `http://127.0.0.1:${port}`, output, close: () => stop(child) };
 }
 
-async function startWorkerd(contracts: string): Promise<RuntimeServer> {
+async function startWorkerd(served: ServedApp): Promise<RuntimeServer> {
   const dir = mkdtempSync(join(tmpdir(), 'arbor-workerd-'));
-  await bundleWorker(dir, contracts);
+  await bundleWorker(
+    dir,
+    served.tasks === undefined ? 'worker.mjs' : 'tasks-worker.mjs',
+    served.tasks === undefined
+      ? { 'arbor-test-contracts': served.contracts }
+      : { 'arbor-test-contracts': served.contracts, 'arbor-test-tasks-app': served.tasks.workerBundle },
+  );
   copyFileSync(
     join(ROOT, 'dist', 'ts', 'src', 'engine', 'wasm-pkg', 'arbor_wasm_bg.wasm'),
     join(dir, 'arbor_wasm_bg.wasm'),

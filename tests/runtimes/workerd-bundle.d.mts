@@ -1,2 +1,9 @@
-/** Bundles tests/runtimes/worker.mjs (importing `contracts`) into `outDir` for workerd; resolves to the bundle's size. */
-export function bundleWorker(outDir: string, contracts: string): Promise<{ bytes: number }>;
+/**
+ * Bundles tests/runtimes/`entry` into `outDir` for workerd, `aliases` naming the files the test wrote that it
+ * imports; resolves to the bundle's size.
+ */
+export function bundleWorker(
+  outDir: string,
+  entry: string,
+  aliases: Record<string, string>,
+): Promise<{ bytes: number }>;

@@ -12,17 +12,17 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BUILTIN = new RegExp(`^(node:)?(${builtinModules.map((m) => m.replace(/[/]/g, '\\/')).join('|')})$`);
 
 /**
- * Bundles into `outDir`: `worker.js` and the WebAssembly module beside it; `contracts` is the compiled
- * contracts' module the worker imports.
+ * Bundles `entry` (a file of tests/runtimes) into `outDir`: `worker.js` and the WebAssembly module beside
+ * it; `aliases` name the files the test wrote that the entry imports (`arbor-test-contracts`, …).
  */
-export async function bundleWorker(outDir, contracts) {
+export async function bundleWorker(outDir, entry, aliases) {
   // The package found by its name, as a Worker's project finds it in node_modules: its `exports` and
   // their `workerd` condition decide which file is bundled.
   const modules = join(outDir, 'node_modules');
   mkdirSync(modules, { recursive: true });
   symlinkSync(root, join(modules, 'arbor-router'), 'dir');
   const result = await build({
-    entryPoints: { worker: join(root, 'tests', 'runtimes', 'worker.mjs') },
+    entryPoints: { worker: join(root, 'tests', 'runtimes', entry) },
     outdir: outDir,
     bundle: true,
     format: 'esm',
@@ -31,7 +31,7 @@ export async function bundleWorker(outDir, contracts) {
     conditions: ['workerd', 'worker', 'browser'],
     mainFields: ['browser', 'module', 'main'],
     nodePaths: [modules],
-    alias: { 'arbor-test-contracts': contracts },
+    alias: aliases,
     logLevel: 'error',
     metafile: true,
     plugins: [

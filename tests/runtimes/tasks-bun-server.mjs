@@ -1,0 +1,12 @@
+// Serves the tasks reference application on Bun (`Bun.serve`), bundled by tasks-bundle.mjs (ARBOR_TASKS_APP)
+// with its compiled contracts (ARBOR_CONTRACTS). Prints `{"port":N}` once listening.
+const { createTasksApp } = await import(new URL(process.env.ARBOR_TASKS_APP, 'file:///').href);
+const { default: contracts } = await import(new URL(process.env.ARBOR_CONTRACTS, 'file:///').href);
+
+const app = createTasksApp({ config: { contracts } });
+const server = Bun.serve({
+  hostname: '127.0.0.1',
+  port: 0,
+  fetch: (request, server) => app.fetch(request, { remoteAddress: server.requestIP(request)?.address }),
+});
+console.log(JSON.stringify({ port: server.port }));
