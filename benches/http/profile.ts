@@ -153,13 +153,16 @@ for (const name of (args.only ?? '').split(',')) {
       '',
       `## ${SERVERS[name]?.label}, ${size.name} body (${Math.round(result.rps).toLocaleString('en')} req/s under the profiler)`,
       '',
-      '| self | function | where |',
-      '|--:|---|---|',
     );
     const share = parseShare(join(dir, file));
     if (!shares.has(name)) shares.set(name, new Map());
     shares.get(name)?.set(size.name, share);
-    lines.push(`The JSON parse: ${(share * 100).toFixed(1)} % of the busy samples (all but \`(idle)\`).`, '');
+    lines.push(
+      `The JSON parse: ${(share * 100).toFixed(1)} % of the busy samples (all but \`(idle)\`).`,
+      '',
+      '| self | function | where |',
+      '|--:|---|---|',
+    );
     for (const frame of topFrames(join(dir, file), Number(args.top)))
       lines.push(`| ${(frame.share * 100).toFixed(1)} % | \`${frame.name}\` | ${frame.where} |`);
     console.log(`[profile] ${name} ${size.name}: ${join(dir, file)}`);
