@@ -10,8 +10,7 @@ import { lazyPackage } from '../builtins.js';
 import { arborVersion } from '../cache/version.js';
 import { readAnnotations } from '../openapi/annotations/annotations.js';
 import type { JsonSchema } from '../openapi/grammar/type-expr.js';
-import type { AnnotationSet } from '../openapi/types.js';
-import type { RegisteredRoute } from '../routing/route.js';
+import type { AnnotationSet, RegisteredRoute } from '../openapi/types.js';
 import { CONTRACTS_FORMAT, type CompiledContracts, STANDALONE_PACKAGES, schemaKey } from './precompiled.js';
 import { AjvValidators, type SchemaKind, type ValidatorSource } from './validators.js';
 

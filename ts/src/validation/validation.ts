@@ -260,8 +260,11 @@ export class ContractCompiler {
           ),
         );
       } else if (form !== null) {
-        const found = formDetails(readForm(form, req), validateFields);
+        const reading = readForm(form, req);
+        const found = formDetails(reading, validateFields);
         if (found.length > 0) details = [...(details ?? []), ...found];
+        // The plain fields as checked: coerced to their types, defaults applied (the files: `req.file()`).
+        else req.setValid('body', reading.values);
       }
       if (details === null) return null;
       const error = new RequestValidationError(details);

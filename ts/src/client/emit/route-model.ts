@@ -19,6 +19,7 @@ import type {
   OperationDoc,
 } from '../../openapi/types.js';
 import type { RegisteredRoute } from '../../routing/route.js';
+import { fieldsSchema } from '../../validation/form-check.js';
 import type { UrlPiece } from '../url.js';
 import { answers, documentOf } from './answers.js';
 import type { Schema } from './schema-type.js';
@@ -205,6 +206,9 @@ function validParts(
     }
   }
   if (contract.body !== null) valid.body = contract.body as Schema;
+  // A form read whole: its plain fields, coerced (its files are `req.file()`'s).
+  else if (contract.form !== null && contract.form.fields.length > 0)
+    valid.body = { ...fieldsSchema(contract.form.fields), additionalProperties: false } as Schema;
   return Object.keys(valid).length === 0 ? null : valid;
 }
 
