@@ -34,15 +34,15 @@ export const STANDALONE_PACKAGES = [
  * is: `import contracts from './arbor.contracts.js'; new Application({ validate: true, contracts })`.
  */
 export interface CompiledContracts {
-  /** {@link CONTRACTS_FORMAT} when written. */
+  /** The module's format (1); another is refused, with how to export again. */
   format: number;
   /** The Arbor version that wrote it (for people: the format decides what is read). */
   arbor: string;
   /** The routes' annotations (what the OpenAPI document and the validation read instead of the sources). */
   annotations: AnnotationSet;
-  /** For each function `validators` returns, by its name there: its kind and schema, as {@link schemaKey}. */
+  /** For each function `validators` returns, by its name there: its kind and the SHA-256 of its schema's JSON. */
   schemas: Record<string, string>;
-  /** The functions, built once; `require` answers the helpers named in {@link STANDALONE_PACKAGES}. */
+  /** The functions, built once; `require` answers the few ajv and ajv-formats helpers their code calls. */
   validators(require: (specifier: string) => unknown): Record<string, ValidateFunction>;
 }
 
