@@ -80,6 +80,22 @@ describe('validation fails closed', () => {
  * @body {{title: string minLength=1} - An object never closed
  */
 
+/**
+ * @schema Shipment
+ * @property {string minLength=1} carrier.required - Who carries it
+ * @property {Parcel} parcel.required - What is carried
+ */
+
+/**
+ * @schema Parcel
+ * @property {integer minimum=1} grams.requird - A typo in the flag: the line cannot be read
+ */
+
+/**
+ * @api POST /shipments
+ * @body {Shipment} - The shipment, whose Parcel has a line that cannot be read
+ */
+
 describe('a contract line that cannot be read is not skipped', () => {
   function unreadable(validate: boolean) {
     const logger = memoryLogger();
@@ -88,6 +104,21 @@ describe('a contract line that cannot be read is not skipped', () => {
     app.post('/typo-in-body', (_req, res) => res.json({ ok: true }));
     return { app, logger };
   }
+
+  test('nor a @property line of a @schema the contract refers to, through another schema', async () => {
+    const logger = memoryLogger();
+    const app = new Application(withEngine({ validate: true, logger }));
+    app.post('/shipments', (_req, res) => res.json({ ok: true }));
+    expect(() => app.compileValidation()).toThrow(
+      /route POST \/shipments .*could not be read.*validation-fails-closed\.test\.ts:\d+: malformed @property "\{integer minimum=1\} grams\.requird/,
+    );
+    const answer = await app.request('/shipments', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"carrier":"post","parcel":{"grams":0}}',
+    });
+    expect(answer.status).toBe(500);
+  });
 
   test('at start: one CONTRACT_INVALID naming each route and the line it cannot read', () => {
     const { app } = unreadable(true);

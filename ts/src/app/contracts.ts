@@ -10,7 +10,7 @@ import type { Request } from '../core/request.js';
 import type { RouteInfo } from '../engine/engine.js';
 import { RouteError } from '../errors.js';
 import { DOCS_ROUTE_PREFIX, operationKey, readAnnotations } from '../openapi/annotations/annotations.js';
-import { contractDefinitions } from '../openapi/contract.js';
+import { contractDefinitions, routeContract } from '../openapi/contract.js';
 import type { AnnotationSet, OperationDoc } from '../openapi/types.js';
 import type { Route } from '../routing/route-registration.js';
 import type { RouteTable } from '../routing/route-table.js';
@@ -103,13 +103,35 @@ export class RouteContracts {
     const doc = route.methods
       .map((method) => annotations.operations[operationKey(method, route.pattern)])
       .find((found) => found !== undefined);
-    if (options !== null && doc?.unreadable !== undefined)
-      throw unreadableContract(route, label, doc.unreadable);
+    if (options !== null && doc !== undefined) {
+      const unreadable = [...(doc.unreadable ?? []), ...this.#unreadableSchemas(doc, info.params)];
+      if (unreadable.length > 0) throw unreadableContract(route, label, unreadable);
+    }
     if (schemas !== null) return this.#withCode(route, label, schemas, doc, info.params, options);
     if (options === null) return null;
     if (doc === undefined && options.requests !== false && !route.getName()?.startsWith(DOCS_ROUTE_PREFIX))
       throw missingContract(route, label, this.#annotations.operations, this.#from !== null);
     return this.#compiler.compile(label, doc, info.params, options);
+  }
+
+  /**
+   * The unreadable `@property` lines of the `@schema` types the operation's contract refers to, directly
+   * or through other schemas.
+   */
+  #unreadableSchemas(doc: OperationDoc, engineParams: RouteInfo['params']): string[] {
+    const annotations = this.#annotations as AnnotationSet;
+    if (!Object.values(annotations.schemas).some((s) => s.unreadable !== undefined)) return [];
+    const definitions = contractDefinitions(annotations);
+    const seen = new Set<string>();
+    const pending = referencedSchemas(routeContract(doc, engineParams));
+    const lines: string[] = [];
+    for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      lines.push(...(annotations.schemas[name]?.unreadable ?? []));
+      pending.push(...referencedSchemas(definitions[name]));
+    }
+    return lines;
   }
 
   /**
@@ -209,6 +231,11 @@ export class RouteContracts {
   #options(route: Route) {
     return validateOptions(route.validation ?? route.group?.validation ?? this.#default);
   }
+}
+
+/** The `@schema` names a contract's JSON Schemas refer to (`#/definitions/Name`). */
+function referencedSchemas(value: unknown): string[] {
+  return [...JSON.stringify(value ?? null).matchAll(/"#\/definitions\/([^"]+)"/g)].map((m) => m[1] as string);
 }
 
 /** The refusals `compileAll` gathers, to name every such route at once. */

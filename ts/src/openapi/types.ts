@@ -226,6 +226,11 @@ export interface SchemaDoc {
   example?: unknown;
   file: string;
   line: number;
+  /**
+   * Its `@property` lines that could not be read (`file:line: why`), left out: a validated route whose
+   * contract refers to the schema is refused (`CONTRACT_INVALID`) rather than checked without them.
+   */
+  unreadable?: string[];
 }
 
 /** `@tag Name - description`: the description of a top-level tag. */

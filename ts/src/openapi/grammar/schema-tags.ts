@@ -49,11 +49,9 @@ function readSchema(reader: BlockReader, tag: RawTag): void {
 function readProperty(reader: BlockReader, tag: RawTag, schema: SchemaDoc): void {
   const m = execTyped(PROPERTY, tag.text, 1);
   if (!m || parseType(m[1] ?? '') === null) {
-    reader.report(
-      'MALFORMED_PROPERTY',
-      tag.line,
-      `malformed @property "${tag.head}" (expected "{type} name - text")`,
-    );
+    const message = `malformed @property "${tag.head}" (expected "{type} name - text")`;
+    reader.report('MALFORMED_PROPERTY', tag.line, message);
+    schema.unreadable = [...(schema.unreadable ?? []), `${reader.file}:${tag.line}: ${message}`];
     return;
   }
   schema.properties.push({
