@@ -24,17 +24,20 @@ function build() {
   return { app, logger };
 }
 
+/** The RouteError compiling the application's checks throws (none: the test fails). */
+function compileError(app: Application): RouteError {
+  try {
+    app.compileValidation();
+  } catch (thrown) {
+    expect(thrown).toBeInstanceOf(RouteError);
+    return thrown as RouteError;
+  }
+  throw new Error('compileValidation() did not throw');
+}
+
 describe('validation fails closed', () => {
   test('at start: one CONTRACT_MISSING naming every validated route without a contract, with its line', () => {
-    const { app } = build();
-    let error: unknown;
-    try {
-      app.compileValidation();
-    } catch (thrown) {
-      error = thrown;
-    }
-    expect(error).toBeInstanceOf(RouteError);
-    const { code, message } = error as RouteError;
+    const { code, message } = compileError(build().app);
     expect(code).toBe('CONTRACT_MISSING');
     expect(message).toMatch(/2 validated routes/);
     expect(message).toMatch(/GET \/undocumented\/:id \(.*validation-fails-closed\.test\.ts:\d+\)/);
@@ -121,15 +124,7 @@ describe('a contract line that cannot be read is not skipped', () => {
   });
 
   test('at start: one CONTRACT_INVALID naming each route and the line it cannot read', () => {
-    const { app } = unreadable(true);
-    let error: unknown;
-    try {
-      app.compileValidation();
-    } catch (thrown) {
-      error = thrown;
-    }
-    expect(error).toBeInstanceOf(RouteError);
-    const { code, message } = error as RouteError;
+    const { code, message } = compileError(unreadable(true).app);
     expect(code).toBe('CONTRACT_INVALID');
     expect(message).toMatch(/2 validated routes have contract lines that could not be read/);
     expect(message).toMatch(

@@ -7,11 +7,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arbor, compiledCliAvailable, ROOT, spawnNode } from './support.js';
-
-const PACKAGE = join(ROOT, 'dist', 'ts', 'src', 'bundle', 'index.js');
+import { arbor, bundleLikeADeployment, compiledCliAvailable, PACKAGE, spawnNode } from './support.js';
 
 const APP = `import { Application } from ${JSON.stringify(PACKAGE)};
 
@@ -43,17 +40,7 @@ describe.skipIf(!compiledCliAvailable())('a bundled application under validate: 
     dir = mkdtempSync(join(tmpdir(), 'arbor-bundle-'));
     writeFileSync(join(dir, 'package.json'), '{ "name": "bundled", "private": true, "type": "module" }\n');
     writeFileSync(join(dir, 'app.ts'), APP);
-    // What a deployment build does: one minified file, comments and all whitespace gone.
-    await build({
-      entryPoints: [join(dir, 'app.ts')],
-      outfile: join(dir, 'dist', 'app.mjs'),
-      bundle: true,
-      minify: true,
-      format: 'esm',
-      platform: 'node',
-      external: [PACKAGE],
-      logLevel: 'silent',
-    });
+    await bundleLikeADeployment(dir, 'app.ts');
     writeFileSync(join(dir, 'probe-bundle.mjs'), PROBE('./dist/app.mjs'));
   }, 60_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

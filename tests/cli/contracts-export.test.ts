@@ -10,11 +10,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arbor, compiledCliAvailable, ROOT, spawnNode } from './support.js';
+import { arbor, bundleLikeADeployment, compiledCliAvailable, PACKAGE, spawnNode } from './support.js';
 
-const PACKAGE = join(ROOT, 'dist', 'ts', 'src', 'bundle', 'index.js');
 const NO_CODE_GENERATION = '--disallow-code-generation-from-strings';
 
 const APP = `import { Application } from ${JSON.stringify(PACKAGE)};
@@ -189,17 +187,7 @@ describe.skipIf(!compiledCliAvailable())('contracts compiled ahead of time (arbo
     dir = mkdtempSync(join(tmpdir(), 'arbor-contracts-'));
     writeFileSync(join(dir, 'package.json'), '{ "name": "contracts", "private": true, "type": "module" }\n');
     writeFileSync(join(dir, 'app.mjs'), APP);
-    // What a deployment build does: one minified file, its doc comments gone.
-    await build({
-      entryPoints: [join(dir, 'app.mjs')],
-      outfile: join(dir, 'dist', 'app.mjs'),
-      bundle: true,
-      minify: true,
-      format: 'esm',
-      platform: 'node',
-      external: [PACKAGE],
-      logLevel: 'silent',
-    });
+    await bundleLikeADeployment(dir, 'app.mjs');
     const exported = await arbor(['contracts:export', '--app', 'app.mjs', '--output', 'arbor.contracts.js'], {
       cwd: dir,
       compiled: true,

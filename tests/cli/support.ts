@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 const SRC = join(ROOT, 'ts', 'src');
@@ -60,6 +61,26 @@ export function arbor(
 }
 
 export const compiledCliAvailable = (): boolean => existsSync(COMPILED_CLI);
+
+/** The built package's index, as an application imports it. */
+export const PACKAGE = join(ROOT, 'dist', 'ts', 'src', 'bundle', 'index.js');
+
+/**
+ * What a deployment build does to the application in `dir/entry`: one minified file, `dir/dist/app.mjs`,
+ * its comments and whitespace gone, the package left an import.
+ */
+export async function bundleLikeADeployment(dir: string, entry: string): Promise<void> {
+  await build({
+    entryPoints: [join(dir, entry)],
+    outfile: join(dir, 'dist', 'app.mjs'),
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'node',
+    external: [PACKAGE],
+    logLevel: 'silent',
+  });
+}
 
 export interface Probe {
   /** True when the application started from the route cache. */
