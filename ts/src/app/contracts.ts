@@ -11,6 +11,7 @@ import type { RouteInfo } from '../engine/engine.js';
 import { RouteError } from '../errors.js';
 import { DOCS_ROUTE_PREFIX, operationKey, readAnnotations } from '../openapi/annotations/annotations.js';
 import { contractDefinitions, routeContract } from '../openapi/contract.js';
+import type { JsonSchema } from '../openapi/grammar/type-expr.js';
 import type { AnnotationSet, OperationDoc } from '../openapi/types.js';
 import type { Route } from '../routing/route-registration.js';
 import type { RouteTable } from '../routing/route-table.js';
@@ -42,6 +43,8 @@ export class RouteContracts {
   readonly #logger: Logger;
   readonly #from: ContractsFrom | null;
   #annotations: AnnotationSet | null = null;
+  /** The `@schema` types as JSON Schema definitions, built with the compiler from the same annotations. */
+  #definitions: Record<string, JsonSchema> = {};
   #compiler: ContractCompiler | null = null;
 
   constructor(
@@ -93,11 +96,10 @@ export class RouteContracts {
         this.#table.describe((r) => this.validatesRequests(r)),
         { warn: false },
       );
-    this.#compiler ??= new ContractCompiler(
-      contractDefinitions(this.#annotations),
-      this.#logger,
-      this.#from?.validators,
-    );
+    if (this.#compiler === null) {
+      this.#definitions = contractDefinitions(this.#annotations);
+      this.#compiler = new ContractCompiler(this.#definitions, this.#logger, this.#from?.validators);
+    }
     const label = `${route.methods.join('|')} ${route.pattern}`;
     const annotations = this.#annotations;
     const doc = route.methods
@@ -121,7 +123,7 @@ export class RouteContracts {
   #unreadableSchemas(doc: OperationDoc, engineParams: RouteInfo['params']): string[] {
     const annotations = this.#annotations as AnnotationSet;
     if (!Object.values(annotations.schemas).some((s) => s.unreadable !== undefined)) return [];
-    const definitions = contractDefinitions(annotations);
+    const definitions = this.#definitions;
     const seen = new Set<string>();
     const pending = referencedSchemas(routeContract(doc, engineParams));
     const lines: string[] = [];
@@ -251,10 +253,6 @@ function unreadableContract(route: Route, label: string, lines: readonly string[
   );
 }
 
-/**
- * The error for a validated route without a contract: which route (and where it was registered), why
- * there is none, and the ways out.
- */
 /** The parts of a request a doc comment declares (so that a code-first schema cannot declare them too). */
 function documentedParts(doc: OperationDoc): Set<CodePart> {
   const parts = new Set<CodePart>();
@@ -274,6 +272,10 @@ function documentedParts(doc: OperationDoc): Set<CodePart> {
   return parts;
 }
 
+/**
+ * The error for a validated route without a contract: which route (and where it was registered), why
+ * there is none, and the ways out.
+ */
 function missingContract(
   route: Route,
   label: string,

@@ -27,7 +27,7 @@ import {
 import type { JsonSchema } from '../openapi/grammar/type-expr.js';
 import type { OperationDoc } from '../openapi/types.js';
 import { type FormReading, fieldsSchema, readForm, streamedFormGuard } from './form-check.js';
-import { AjvValidators, type SchemaKind, type ValidatorSource } from './validators.js';
+import { AjvValidators, type ValidatorSource } from './validators.js';
 
 /** `validate` in the configuration or on a route. */
 export type ValidateConfig = boolean | ValidateOptions;
@@ -187,10 +187,6 @@ export class ContractCompiler {
     this.#validators = validators;
   }
 
-  #compile(kind: SchemaKind, schema: JsonSchema, label: string): ValidateFunction {
-    return this.#validators.validator(kind, schema, label);
-  }
-
   /** Compiles one route's checks (`label` is `'GET /tasks/:id'`, for reports). */
   compile(
     label: string,
@@ -215,15 +211,18 @@ export class ContractCompiler {
     onInvalid: InvalidHandler | undefined,
   ): ((req: Request) => Response | null) | null {
     const params = contract.params;
-    const validateParams = params.length === 0 ? null : this.#compile('params', paramsSchema(params), label);
+    const validateParams =
+      params.length === 0 ? null : this.#validators.validator('params', paramsSchema(params), label);
     const validateBody =
-      contract.body === null ? null : this.#compile('json', this.#withDefinitions(contract.body), label);
+      contract.body === null
+        ? null
+        : this.#validators.validator('json', this.#withDefinitions(contract.body), label);
     const form = contract.form;
     // Form fields arrive as strings, like parameters: coerced to their declared types.
     const validateFields =
       form === null || form.fields.length === 0
         ? null
-        : this.#compile('params', this.#withDefinitions(fieldsSchema(form.fields)), label);
+        : this.#validators.validator('params', this.#withDefinitions(fieldsSchema(form.fields)), label);
     if (validateParams === null && validateBody === null && form === null) return null;
     return (req) => {
       let details: ValidationDetail[] | null = null;
@@ -282,7 +281,8 @@ export class ContractCompiler {
     if (documented.length === 0) return null;
     const checks = new Map<string, { validate: ValidateFunction | null; otherMedia: string[] }>();
     for (const [status, { schema, otherMedia }] of Object.entries(contract.responses)) {
-      const validate = schema === null ? null : this.#compile('json', this.#withDefinitions(schema), label);
+      const validate =
+        schema === null ? null : this.#validators.validator('json', this.#withDefinitions(schema), label);
       checks.set(status, { validate, otherMedia });
     }
     const successes = documented.some((s) => s.startsWith('2'));
@@ -316,7 +316,7 @@ export class ContractCompiler {
     schema: JsonSchema,
     coerce: boolean,
   ): (value: unknown) => { ok: true; value: unknown } | { ok: false; details: ValidationDetail[] } {
-    const validate = this.#compile(coerce ? 'params' : 'json', schema, label);
+    const validate = this.#validators.validator(coerce ? 'params' : 'json', schema, label);
     return (value) =>
       validate(value) ? { ok: true, value } : { ok: false, details: toDetails(validate.errors, 'body') };
   }
